@@ -1,0 +1,92 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  modelsDir: string;
+  /** Host names accepted besides loopback names (DNS-rebinding guard). */
+  allowedHosts: string[];
+  /** Origins allowed by CORS; empty means no CORS headers at all. */
+  corsOrigins: string[];
+  /** Largest request body in bytes for JSON requests. */
+  maxBodyBytes: number;
+  /** Seconds between WebSocket pings; a peer that misses one is dropped. */
+  wsPingSeconds: number;
+  /** A key created with all scopes at start if it does not exist yet. */
+  bootstrapApiKey: string | undefined;
+  logLevel: string;
+}
+
+type Parser<T> = (raw: string, name: string) => T;
+
+interface Setting<K extends keyof Config> {
+  key: K;
+  env: string;
+  flag: string;
+  description: string;
+  parse: Parser<Config[K]>;
+}
+
+export class ConfigError extends Error {}
+
+const text: Parser<string> = (raw) => raw;
+const list: Parser<string[]> = (raw) => raw.split(',').map((item) => item.trim()).filter(Boolean);
+const integer = (min: number, max: number): Parser<number> => (raw, name) => {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+};
+
+/** Every setting, its environment variable and CLI flag; the README's configuration table mirrors this list. */
+export const SETTINGS = [
+  { key: 'host', env: 'TIMBRE_HOST', flag: 'host', description: 'Address to bind', parse: text },
+  { key: 'port', env: 'TIMBRE_PORT', flag: 'port', description: 'Port; 0 picks a free one', parse: integer(0, 65535) },
+  { key: 'dataDir', env: 'TIMBRE_DATA_DIR', flag: 'data-dir', description: 'Database and audio files', parse: text },
+  { key: 'modelsDir', env: 'TIMBRE_MODELS_DIR', flag: 'models-dir', description: 'Installed neural models', parse: text },
+  { key: 'allowedHosts', env: 'TIMBRE_ALLOWED_HOSTS', flag: 'allowed-hosts', description: 'Extra accepted Host names, comma-separated', parse: list },
+  { key: 'corsOrigins', env: 'TIMBRE_CORS_ORIGINS', flag: 'cors-origins', description: 'Origins allowed by CORS, comma-separated', parse: list },
+  { key: 'maxBodyBytes', env: 'TIMBRE_MAX_BODY_BYTES', flag: 'max-body-bytes', description: 'Largest JSON request body', parse: integer(1024, 1 << 30) },
+  { key: 'wsPingSeconds', env: 'TIMBRE_WS_PING_SECONDS', flag: 'ws-ping-seconds', description: 'WebSocket keep-alive interval', parse: integer(1, 3600) },
+  { key: 'bootstrapApiKey', env: 'TIMBRE_API_KEY', flag: 'api-key', description: 'Key created with all scopes at start', parse: text },
+  { key: 'logLevel', env: 'TIMBRE_LOG_LEVEL', flag: 'log-level', description: 'fatal, error, warn, info, debug', parse: text },
+] as const satisfies readonly Setting<keyof Config>[];
+
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const dataHome = env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
+  return join(dataHome, 'timbre');
+}
+
+/**
+ * Builds the configuration from defaults, then environment variables, then CLI flags
+ * (each later source wins). `flags` maps flag names (without dashes) to raw values.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string | undefined> = {}): Config {
+  const dataDir = defaultDataDir(env);
+  const config: Config = {
+    host: '127.0.0.1',
+    port: 8765,
+    dataDir,
+    modelsDir: '',
+    allowedHosts: [],
+    corsOrigins: [],
+    maxBodyBytes: 1024 * 1024,
+    wsPingSeconds: 30,
+    bootstrapApiKey: undefined,
+    logLevel: 'info',
+  };
+  for (const setting of SETTINGS) {
+    const fromFlag = flags[setting.flag];
+    const fromEnv = env[setting.env];
+    const raw = fromFlag ?? (fromEnv === '' ? undefined : fromEnv);
+    if (raw === undefined) continue;
+    const name = fromFlag === undefined ? setting.env : `--${setting.flag}`;
+    (config as unknown as Record<string, unknown>)[setting.key] = setting.parse(raw, name);
+  }
+  config.dataDir = resolve(config.dataDir);
+  config.modelsDir = config.modelsDir ? resolve(config.modelsDir) : join(config.dataDir, 'models');
+  return config;
+}

@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations.js';
+
+export type Db = Database.Database;
+
+export const DATABASE_FILE = 'timbre.db';
+
+/** Opens (creating if needed) the database in the data directory and brings its schema up to date. */
+export function openDatabase(dataDir: string): Db {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const db = new Database(join(dataDir, DATABASE_FILE));
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+function migrate(db: Db): void {
+  const current = schemaVersion(db);
+  const latest = MIGRATIONS.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new Error(`The database schema (version ${current}) is newer than this Timbre (version ${latest}); upgrade Timbre`);
+  }
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+  }
+}
+
+export interface DatabaseInfo {
+  path: string;
+  schema_version: number;
+  journal_mode: string;
+  size_bytes: number;
+}
+
+export function describeDatabase(db: Db): DatabaseInfo {
+  const pageCount = db.pragma('page_count', { simple: true }) as number;
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  return {
+    path: db.name,
+    schema_version: schemaVersion(db),
+    journal_mode: db.pragma('journal_mode', { simple: true }) as string,
+    size_bytes: pageCount * pageSize,
+  };
+}

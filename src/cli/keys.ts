@@ -1,0 +1,88 @@
+import type { Config } from '../config.js';
+import { ApiError } from '../errors.js';
+import { createServices } from '../services/index.js';
+import { publicView } from '../services/keys.js';
+import { isScope, type RateLimits, type Scope } from '../services/scopes.js';
+import type { ApiKeyRecord } from '../store/api-key-repository.js';
+
+interface KeyOptions {
+  name: string | undefined;
+  scopes: string | undefined;
+  rateLimits: string[];
+  json: boolean;
+}
+
+function parseScopes(raw: string | undefined): Scope[] | undefined {
+  if (raw === undefined) return undefined;
+  const scopes = raw.split(',').map((scope) => scope.trim()).filter(Boolean);
+  const unknown = scopes.filter((scope) => !isScope(scope));
+  if (unknown.length > 0 || scopes.length === 0) throw new ApiError(400, 'invalid_request', `Unknown scopes: ${unknown.join(', ') || '(none given)'}`);
+  return scopes as Scope[];
+}
+
+/** `scope=N` pairs, as given to --rate-limit or to `keys limits`. */
+function parseLimits(pairs: string[]): RateLimits {
+  const limits: RateLimits = {};
+  for (const pair of pairs) {
+    const [scope, raw] = pair.split('=');
+    const value = Number(raw);
+    if (!scope || !isScope(scope) || !Number.isInteger(value) || value < 1) {
+      throw new ApiError(400, 'invalid_request', `Expected scope=N with a known scope and a positive integer, got "${pair}"`);
+    }
+    limits[scope] = value;
+  }
+  return limits;
+}
+
+function describe(record: ApiKeyRecord): string {
+  const state = record.revokedAt ? `revoked ${record.revokedAt}` : 'active';
+  const limits = Object.entries(record.rateLimits).map(([scope, limit]) => `${scope}=${limit}`).join(' ');
+  return `${record.keyId}  ${record.prefix}…  ${record.name}  (${state})\n  scopes: ${record.scopes.join(', ')}\n  limits per minute: ${limits}`;
+}
+
+/** Local key management: the bootstrap path, since the desktop app's API tab is not part of this service. */
+export async function keysCommand(config: Config, args: string[], options: KeyOptions): Promise<number> {
+  const services = createServices(config);
+  const print = (text: string, json: unknown) => process.stdout.write(options.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
+  try {
+    const [action, keyId, ...rest] = args;
+    switch (action) {
+      case 'create': {
+        if (!options.name) throw new ApiError(400, 'invalid_request', 'keys create needs --name NAME');
+        const created = services.keys.create({ name: options.name, scopes: parseScopes(options.scopes), rateLimits: parseLimits(options.rateLimits) });
+        print(`${describe(created.record)}\n\n${created.secret}\n\nThis is the only time the key is shown. Send it in the X-API-Key header.`, {
+          ...publicView(created.record),
+          key: created.secret,
+        });
+        return 0;
+      }
+      case 'list': {
+        const keys = services.keys.list();
+        print(keys.map(describe).join('\n') || 'No API keys yet. Create one with: timbre keys create --name NAME', keys.map(publicView));
+        return 0;
+      }
+      case 'limits': {
+        if (!keyId || rest.length === 0) throw new ApiError(400, 'invalid_request', 'keys limits needs KEY_ID and scope=N pairs');
+        const record = services.keys.update(keyId, { rateLimits: parseLimits(rest) });
+        print(describe(record), publicView(record));
+        return 0;
+      }
+      case 'revoke': {
+        if (!keyId) throw new ApiError(400, 'invalid_request', 'keys revoke needs KEY_ID');
+        const record = services.keys.revoke(keyId);
+        print(describe(record), publicView(record));
+        return 0;
+      }
+      case 'delete': {
+        if (!keyId) throw new ApiError(400, 'invalid_request', 'keys delete needs KEY_ID');
+        services.keys.delete(keyId);
+        print(`Deleted ${keyId}`, { deleted: keyId });
+        return 0;
+      }
+      default:
+        throw new ApiError(400, 'invalid_request', `Unknown keys action "${action ?? ''}": use create, list, limits, revoke or delete`);
+    }
+  } finally {
+    services.close();
+  }
+}

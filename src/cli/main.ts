@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, SETTINGS } from '../config.js';
+import { ApiError } from '../errors.js';
+import { keysCommand } from './keys.js';
+import { serveCommand } from './serve.js';
+
+const USAGE = `Usage: timbre <command> [options]
+
+Commands:
+  serve                          Start the service (default port 8765 on 127.0.0.1)
+  keys create --name NAME [--scopes a,b] [--rate-limit scope=N ...] [--json]
+  keys list [--json]
+  keys limits KEY_ID scope=N ...   Change a key's requests-per-minute limits
+  keys revoke KEY_ID
+  keys delete KEY_ID
+
+Options (each also an environment variable):
+${SETTINGS.map((setting) => `  --${setting.flag.padEnd(18)} ${setting.env.padEnd(24)} ${setting.description}`).join('\n')}
+`;
+
+const settingOptions = Object.fromEntries(SETTINGS.map((setting) => [setting.flag, { type: 'string' as const }]));
+
+async function main(argv: string[]): Promise<number | undefined> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      ...settingOptions,
+      name: { type: 'string' },
+      scopes: { type: 'string' },
+      'rate-limit': { type: 'string', multiple: true },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  const given = values as Record<string, unknown>;
+  const flags = Object.fromEntries(SETTINGS.map((setting) => [setting.flag, given[setting.flag] as string | undefined]));
+  const config = loadConfig(process.env, flags);
+  switch (command) {
+    case 'serve':
+      return serveCommand(config);
+    case 'keys':
+      return keysCommand(config, rest, {
+        name: values.name,
+        scopes: values.scopes,
+        rateLimits: values['rate-limit'] ?? [],
+        json: values.json ?? false,
+      });
+    default:
+      process.stderr.write(`Unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== undefined) process.exitCode = code;
+  },
+  (error: unknown) => {
+    const known = error instanceof ApiError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(`timbre: ${known ? (error as Error).message : (error as Error).stack}\n`);
+    process.exitCode = known ? 2 : 1;
+  },
+);

@@ -1,0 +1,59 @@
+import cors from '@fastify/cors';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { Services } from '../services/index.js';
+import { installAuth } from './auth.js';
+import { installErrorHandling } from './error-handler.js';
+import { installHostGuard } from './host-guard.js';
+import { installOpenApi } from './openapi.js';
+import { installRateLimits } from './rate-limit.js';
+import { RouteTable } from './route-table.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
+import { systemRoutes } from './routes/system.js';
+import { ErrorEnvelopeSchema } from './schemas.js';
+import { websocketRoutes } from './websocket.js';
+
+const EXPOSED_HEADERS = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-task-id', 'x-audio-duration'];
+
+/** Strips the key from `?api_key=` so it never reaches the logs. */
+function redactUrl(url: string): string {
+  return url.replace(/([?&]api_key=)[^&]*/g, '$1[redacted]');
+}
+
+export async function buildApp(config: Config, services: Services): Promise<FastifyInstance> {
+  const app = Fastify({
+    bodyLimit: config.maxBodyBytes,
+    logger: {
+      level: config.logLevel,
+      stream: process.stderr,
+      serializers: { req: (request) => ({ method: request.method, url: redactUrl(request.url) }) },
+    },
+    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array' } },
+    return503OnClosing: true,
+    // Shutdown must not wait on clients that keep connections open.
+    forceCloseConnections: true,
+  });
+
+  // Only JSON and multipart bodies are accepted; anything else is answered with 415.
+  app.removeContentTypeParser('text/plain');
+
+  const routes = new RouteTable();
+  app.addHook('onRoute', (route) => routes.add(route.url, route.method));
+  installErrorHandling(app, routes);
+  // Registered before the guards: its hooks mark upgrade requests, so a refused handshake's socket is closed.
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  installHostGuard(app, [...config.allowedHosts, config.host]);
+  installAuth(app, services.keys);
+  if (config.corsOrigins.length > 0) {
+    await app.register(cors, { origin: config.corsOrigins, allowedHeaders: ['content-type', 'x-api-key'], exposedHeaders: EXPOSED_HEADERS });
+  }
+  await installRateLimits(app);
+  await installOpenApi(app);
+  app.addSchema(ErrorEnvelopeSchema);
+
+  await app.register(apiKeyRoutes, { keys: services.keys });
+  await app.register(systemRoutes, { system: services.system });
+  await app.register(websocketRoutes, { events: services.events, pingSeconds: config.wsPingSeconds });
+  return app;
+}

@@ -1,0 +1,32 @@
+import { Type } from 'typebox';
+import { ALL_SCOPES, type Scope } from '../services/scopes.js';
+
+export const ErrorEnvelopeSchema = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ description: 'Stable machine-readable error code' }),
+      message: Type.String(),
+      details: Type.Record(Type.String(), Type.Unknown()),
+    }),
+  },
+  { $id: 'ErrorEnvelope', description: 'Every error response has this shape' },
+);
+
+export const ScopeSchema = Type.Unsafe<Scope>({ type: 'string', enum: ALL_SCOPES, description: 'Permission attached to a key' });
+
+const perMinute = Type.Integer({ minimum: 1, maximum: 100_000, description: 'Requests per minute' });
+
+export const RateLimitsSchema = Type.Object(
+  Object.fromEntries(ALL_SCOPES.map((scope) => [scope, Type.Optional(perMinute)])) as Record<Scope, ReturnType<typeof Type.Optional<typeof perMinute>>>,
+  { additionalProperties: false, description: 'Requests per minute, per scope' },
+);
+
+export const TimestampSchema = Type.String({ format: 'date-time' });
+
+export const NullableTimestampSchema = Type.Union([TimestampSchema, Type.Null()]);
+
+/** Responses every authenticated route can give besides its own. */
+export function withErrors<T extends Record<number, unknown>>(responses: T) {
+  const error = Type.Ref('ErrorEnvelope');
+  return { ...responses, 400: error, 401: error, 403: error, 429: error, 500: error };
+}

@@ -1,0 +1,123 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const BIN = fileURLToPath(new URL('../../bin/timbre.mjs', import.meta.url));
+const run = promisify(execFile);
+
+export async function tempDir(label = 'timbre-test-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), label));
+}
+
+/** Runs the `timbre` CLI as a user would. */
+export async function cli(args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+  }
+}
+
+export interface CreatedKey {
+  key: string;
+  key_id: string;
+  scopes: string[];
+  rate_limits: Record<string, number>;
+}
+
+/** A key made through the CLI (no rate limit applies to it), for setting up a test. */
+export async function createKeyWithCli(dataDir: string, name: string, extra: string[] = []): Promise<CreatedKey> {
+  const result = await cli(['keys', 'create', '--name', name, '--data-dir', dataDir, '--json', ...extra]);
+  if (result.code !== 0) throw new Error(`keys create failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as CreatedKey;
+}
+
+export interface RunningTimbre {
+  url: string;
+  port: number;
+  dataDir: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts the real service on a free port (port 0) and waits for the address it prints. */
+export async function startTimbre(options: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<RunningTimbre> {
+  const dataDir = options.dataDir ?? (await tempDir());
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, ...(options.args ?? [])], {
+    env: { ...process.env, TIMBRE_LOG_LEVEL: 'warn', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += String(chunk);
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`timbre exited with ${code} before listening:\n${stderr}`)));
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return { url, port: Number(new URL(url).port), dataDir, process: child, stop };
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+export interface Response {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  body: any;
+}
+
+/** One HTTP request with full control over headers (including Host), answering the parsed JSON body. */
+export function request(
+  base: string,
+  method: string,
+  path: string,
+  options: { key?: string; json?: unknown; body?: string | Buffer; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const url = new URL(path, base);
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers['x-api-key'] = options.key;
+  let payload = options.body;
+  if (options.json !== undefined) {
+    payload = JSON.stringify(options.json);
+    headers['content-type'] ??= 'application/json';
+  }
+  return new Promise((resolve, reject) => {
+    const outgoing = http.request(url, { method, headers }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown;
+        try {
+          body = text ? JSON.parse(text) : undefined;
+        } catch {
+          body = undefined;
+        }
+        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, text, body });
+      });
+    });
+    outgoing.on('error', reject);
+    if (payload !== undefined) outgoing.write(payload);
+    outgoing.end();
+  });
+}

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createKeyWithCli, removeDir, request, startTimbre, type CreatedKey, type RunningTimbre } from '../helpers/timbre.js';
+
+describe('system endpoints and HTTP protections', () => {
+  let server: RunningTimbre;
+  let admin: CreatedKey;
+
+  before(async () => {
+    server = await startTimbre({ args: ['--max-body-bytes', '2048'] });
+    admin = await createKeyWithCli(server.dataDir, 'admin', ['--rate-limit', 'system:read=10000']);
+  });
+  after(async () => {
+    await server.stop();
+    await removeDir(server.dataDir);
+  });
+
+  const get = (path: string, headers: Record<string, string> = {}) => request(server.url, 'GET', path, { key: admin.key, headers });
+
+  test('GET /api/system/stats reports CPU load overall and per core, memory and GPUs', async () => {
+    const { status, body } = await get('/api/system/stats');
+    assert.equal(status, 200);
+    assert.equal(typeof body.cpu.load_percent, 'number');
+    assert.ok(body.cpu.cores.length >= 1);
+    assert.equal(typeof body.cpu.cores[0].load_percent, 'number');
+    assert.equal(body.cpu.load_average.length, 3);
+    assert.ok(body.memory.total_bytes > 0);
+    assert.ok(body.memory.used_bytes > 0 && body.memory.used_bytes <= body.memory.total_bytes);
+    assert.ok(Array.isArray(body.gpus));
+  });
+
+  test('GET /api/system/info reports OS, CPU, memory, GPUs, versions, engines and models', async () => {
+    const { status, body } = await get('/api/system/info');
+    assert.equal(status, 200);
+    assert.equal(body.os.platform, 'linux');
+    assert.ok(body.cpu.model.length > 0);
+    assert.ok(body.cpu.cores >= 1);
+    assert.ok(body.memory.total_bytes > 0);
+    assert.equal(body.versions.node, process.versions.node);
+    assert.match(body.versions.timbre, /^\d+\.\d+\.\d+/);
+    assert.ok(Array.isArray(body.gpus));
+    assert.ok(Array.isArray(body.engines));
+    assert.ok(Array.isArray(body.models));
+  });
+
+  test('GET /api/system/status reports uptime, disk, database and process', async () => {
+    const { status, body } = await get('/api/system/status');
+    assert.equal(status, 200);
+    assert.equal(body.status, 'ok');
+    assert.ok(body.uptime_seconds >= 0);
+    assert.equal(body.data_dir.path, server.dataDir);
+    assert.ok(body.data_dir.free_bytes > 0 && body.data_dir.free_bytes <= body.data_dir.total_bytes);
+    assert.equal(body.database.ok, true);
+    assert.equal(body.database.journal_mode, 'wal');
+    assert.ok(body.database.schema_version >= 1);
+    assert.ok(body.process.rss_bytes > 0);
+  });
+
+  test('GET /api/system/gpu lists GPUs or says why there are none', async () => {
+    const { status, body } = await get('/api/system/gpu');
+    assert.equal(status, 200);
+    assert.ok(Array.isArray(body.gpus));
+    if (body.gpus.length === 0) assert.match(body.reason, /\w/);
+    else assert.equal(body.reason, null);
+  });
+
+  test('a foreign Host header is refused; loopback names are accepted', async () => {
+    for (const host of ['evil.example.com', 'attacker.test:8765', '192.168.1.10:8765']) {
+      const response = await get('/api/system/gpu', { host });
+      assert.equal(response.status, 403, host);
+      assert.equal(response.body.error.code, 'host_not_allowed');
+    }
+    for (const host of [`localhost:${server.port}`, `127.0.0.1:${server.port}`, `[::1]:${server.port}`, 'app.localhost']) {
+      assert.equal((await get('/api/system/gpu', { host })).status, 200, host);
+    }
+  });
+
+  test('unknown routes under /api answer 404 in the envelope; a wrong method 405 with Allow', async () => {
+    const missing = await get('/api/does-not-exist');
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.error.code, 'not_found');
+    const wrongMethod = await request(server.url, 'PUT', '/api/system/stats', { key: admin.key });
+    assert.equal(wrongMethod.status, 405);
+    assert.equal(wrongMethod.body.error.code, 'method_not_allowed');
+    assert.match(String(wrongMethod.headers.allow), /GET/);
+  });
+
+  test('bodies over the configured limit get 413, non-JSON bodies 415, broken JSON 400', async () => {
+    const big = await request(server.url, 'POST', '/api/api-keys', { key: admin.key, json: { name: 'x'.repeat(4000) } });
+    assert.equal(big.status, 413);
+    assert.equal(big.body.error.code, 'payload_too_large');
+    const text = await request(server.url, 'POST', '/api/api-keys', { key: admin.key, body: 'name', headers: { 'content-type': 'text/plain' } });
+    assert.equal(text.status, 415);
+    assert.equal(text.body.error.code, 'unsupported_media_type');
+    const broken = await request(server.url, 'POST', '/api/api-keys', { key: admin.key, body: '{"name":', headers: { 'content-type': 'application/json' } });
+    assert.equal(broken.status, 400);
+    assert.equal(broken.body.error.code, 'invalid_json');
+  });
+
+  test('no CORS headers are sent unless origins are configured', async () => {
+    const response = await get('/api/system/gpu', { origin: 'https://example.com' });
+    assert.equal(response.headers['access-control-allow-origin'], undefined);
+  });
+});

@@ -1,0 +1,93 @@
+import type { Pcm } from './pcm.js';
+
+/**
+ * Reads a PCM WAV (8/16/24/32-bit integer or 32-bit float, any channel count; channels are
+ * averaged to mono). A data chunk whose size is a streaming placeholder is read to the end.
+ */
+export function parseWav(buffer: Buffer): Pcm {
+  if (buffer.length < 12 || buffer.toString('ascii', 0, 4) !== 'RIFF' || buffer.toString('ascii', 8, 12) !== 'WAVE') {
+    throw new Error('not a RIFF/WAVE file');
+  }
+  let offset = 12;
+  let format: { audioFormat: number; channels: number; sampleRate: number; bitsPerSample: number } | undefined;
+  while (offset + 8 <= buffer.length) {
+    const id = buffer.toString('ascii', offset, offset + 4);
+    const size = buffer.readUInt32LE(offset + 4);
+    const body = offset + 8;
+    if (id === 'fmt ') {
+      const tag = buffer.readUInt16LE(body);
+      format = {
+        audioFormat: tag === 0xfffe ? buffer.readUInt16LE(body + 24) : tag,
+        channels: buffer.readUInt16LE(body + 2),
+        sampleRate: buffer.readUInt32LE(body + 4),
+        bitsPerSample: buffer.readUInt16LE(body + 14),
+      };
+    } else if (id === 'data') {
+      if (!format) throw new Error('WAV data chunk before fmt chunk');
+      const end = Math.min(buffer.length, body + size);
+      return { samples: decodeFrames(buffer.subarray(body, end), format), sampleRate: format.sampleRate };
+    }
+    offset = body + size + (size % 2);
+  }
+  throw new Error('WAV file has no data chunk');
+}
+
+function decodeFrames(data: Buffer, format: { audioFormat: number; channels: number; bitsPerSample: number }): Float32Array {
+  const bytes = format.bitsPerSample / 8;
+  const frameBytes = bytes * format.channels;
+  const frames = Math.floor(data.length / frameBytes);
+  const read = sampleReader(format.audioFormat, format.bitsPerSample);
+  const out = new Float32Array(frames);
+  for (let frame = 0; frame < frames; frame++) {
+    let sum = 0;
+    for (let channel = 0; channel < format.channels; channel++) sum += read(data, frame * frameBytes + channel * bytes);
+    out[frame] = sum / format.channels;
+  }
+  return out;
+}
+
+function sampleReader(audioFormat: number, bits: number): (data: Buffer, at: number) => number {
+  if (audioFormat === 3 && bits === 32) return (data, at) => data.readFloatLE(at);
+  if (audioFormat !== 1) throw new Error(`unsupported WAV encoding ${audioFormat}/${bits} bit`);
+  switch (bits) {
+    case 8:
+      return (data, at) => (data.readUInt8(at) - 128) / 128;
+    case 16:
+      return (data, at) => data.readInt16LE(at) / 32768;
+    case 24:
+      return (data, at) => data.readIntLE(at, 3) / 8388608;
+    case 32:
+      return (data, at) => data.readInt32LE(at) / 2147483648;
+    default:
+      throw new Error(`unsupported WAV bit depth ${bits}`);
+  }
+}
+
+/** Writes mono PCM as WAV, 16-bit integer (default) or 32-bit float. */
+export function encodeWav(pcm: Pcm, encoding: 'pcm16' | 'float32' = 'pcm16'): Buffer {
+  const float = encoding === 'float32';
+  const bytes = float ? 4 : 2;
+  const dataSize = pcm.samples.length * bytes;
+  const buffer = Buffer.alloc(44 + dataSize);
+  buffer.write('RIFF', 0, 'ascii');
+  buffer.writeUInt32LE(36 + dataSize, 4);
+  buffer.write('WAVE', 8, 'ascii');
+  buffer.write('fmt ', 12, 'ascii');
+  buffer.writeUInt32LE(16, 16);
+  buffer.writeUInt16LE(float ? 3 : 1, 20);
+  buffer.writeUInt16LE(1, 22);
+  buffer.writeUInt32LE(pcm.sampleRate, 24);
+  buffer.writeUInt32LE(pcm.sampleRate * bytes, 28);
+  buffer.writeUInt16LE(bytes, 32);
+  buffer.writeUInt16LE(bytes * 8, 34);
+  buffer.write('data', 36, 'ascii');
+  buffer.writeUInt32LE(dataSize, 40);
+  let offset = 44;
+  for (const sample of pcm.samples) {
+    const clamped = Math.max(-1, Math.min(1, sample));
+    if (float) buffer.writeFloatLE(clamped, offset);
+    else buffer.writeInt16LE(Math.round(clamped < 0 ? clamped * 32768 : clamped * 32767), offset);
+    offset += bytes;
+  }
+  return buffer;
+}

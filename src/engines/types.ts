@@ -1,0 +1,179 @@
+import type { Pcm } from '../audio/pcm.js';
+
+/**
+ * The contracts every speech engine implements. Services call engines only through the engine
+ * host (src/engines/host), which runs them in a supervised child process.
+ */
+
+export type EngineKind = 'synthesizer' | 'recognizer' | 'voiceprint' | 'vad';
+
+export interface EngineCapabilities {
+  /** Engine family id, e.g. `pico`, `espeak`, `festival`, `flite`, `kokoro`, `pocketsphinx`. */
+  engine: string;
+  kind: EngineKind;
+  /** True for sherpa-onnx models, false for the built-in Debian engines. */
+  neural: boolean;
+  /** BCP-47 tags the engine handles, e.g. `en-US`, `de-DE`, `fr`. */
+  languages: string[];
+  wordTimings: boolean;
+  phonemeTimings: boolean;
+  /** Speaks with the voice of a reference recording (zero-shot cloning). */
+  referenceAudio: boolean;
+  /** Voices are vectors that can be mixed (Kokoro style vectors). */
+  blendableVoices: boolean;
+  /** Honours a speed factor. */
+  speed: boolean;
+}
+
+export interface WordTiming {
+  word: string;
+  /** Seconds from the start of the audio. */
+  start: number;
+  end: number;
+}
+
+export interface PhonemeTiming {
+  phoneme: string;
+  start: number;
+  end: number;
+}
+
+export type Gender = 'female' | 'male';
+
+export interface VoiceInfo {
+  /** Globally unique and stable: `<engine>:<engine voice name>`, e.g. `pico:en-US`, `espeak:mb-us1`. */
+  id: string;
+  engine: string;
+  /** Human name, e.g. "Pico US English (female)". */
+  name: string;
+  /** Main language (BCP-47). */
+  language: string;
+  languages: string[];
+  gender: Gender | null;
+  /** Native output rate of this voice. */
+  sampleRate: number;
+  /** License of the voice data, e.g. "MBROLA (non-commercial)". */
+  license: string;
+  description?: string;
+}
+
+export interface JobContext {
+  signal: AbortSignal;
+  /** Fraction 0..1 done; engines call it at least once per second of work when they can. */
+  progress(fraction: number, stage?: string): void;
+}
+
+export interface SynthesisRequest {
+  text: string;
+  /** A VoiceInfo id of this engine. */
+  voice: string;
+  language?: string;
+  /** 1 is the voice's normal rate; 0.5 to 2. */
+  speed?: number;
+  /** Voice of a reference recording, for engines with `referenceAudio`. */
+  referenceAudio?: Pcm;
+  referenceText?: string;
+  /** A blended style vector, for engines with `blendableVoices`. */
+  style?: Float32Array;
+  seed?: number;
+}
+
+export interface SynthesisResult {
+  pcm: Pcm;
+  words?: WordTiming[];
+  phonemes?: PhonemeTiming[];
+}
+
+export interface Synthesizer {
+  readonly capabilities: EngineCapabilities;
+  listVoices(): Promise<VoiceInfo[]>;
+  synthesize(request: SynthesisRequest, context: JobContext): Promise<SynthesisResult>;
+  /** Style vector of a preset voice, for engines with `blendableVoices`. */
+  voiceVector?(voice: string): Promise<Float32Array>;
+  dispose?(): Promise<void>;
+}
+
+export interface TranscriptSegment {
+  start: number;
+  end: number;
+  text: string;
+  words: WordTiming[];
+}
+
+export interface Transcript {
+  text: string;
+  language: string;
+  duration: number;
+  segments: TranscriptSegment[];
+}
+
+export interface RecognitionRequest {
+  pcm: Pcm;
+  /** Absent: detect when the engine can. */
+  language?: string;
+  /** Restrict recognition to this text (forced alignment), when the engine can. */
+  expectedText?: string;
+}
+
+export interface Recognizer {
+  readonly capabilities: EngineCapabilities;
+  recognize(request: RecognitionRequest, context: JobContext): Promise<Transcript>;
+  dispose?(): Promise<void>;
+}
+
+export interface VoicePrint {
+  /** Which extractor made it; prints of different methods are not comparable. */
+  method: string;
+  vector: Float32Array;
+}
+
+export interface VoicePrinter {
+  readonly capabilities: EngineCapabilities;
+  extract(pcm: Pcm, context: JobContext): Promise<VoicePrint>;
+  /** 0 (different speakers) .. 1 (same). */
+  similarity(a: VoicePrint, b: VoicePrint): number;
+  dispose?(): Promise<void>;
+}
+
+export interface SpeechRegion {
+  start: number;
+  end: number;
+}
+
+export interface VoiceActivityDetector {
+  readonly capabilities: EngineCapabilities;
+  detect(pcm: Pcm, context: JobContext): Promise<SpeechRegion[]>;
+  dispose?(): Promise<void>;
+}
+
+export type Engine = Synthesizer | Recognizer | VoicePrinter | VoiceActivityDetector;
+
+/** Whether an engine can run on this machine, and if not, why. */
+export interface Availability {
+  available: boolean;
+  reason?: string;
+}
+
+/**
+ * How the engine host finds and loads an engine: `probe` is cheap (binaries present, model files
+ * valid) and never loads native code; `load` does, once, in the host process.
+ */
+export interface EngineDescriptor<E extends Engine = Engine> {
+  id: string;
+  kind: EngineKind;
+  neural: boolean;
+  probe(): Promise<Availability>;
+  load(): Promise<E>;
+}
+
+/** An error with a stable code, e.g. `model_invalid`, `voice_not_found`, `engine_failed`. */
+export class EngineError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}

@@ -1,0 +1,223 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { concatPcm, durationOf, type Pcm } from '../audio/pcm.js';
+import { parseWav } from '../audio/wav.js';
+import { findExecutable } from '../util/executables.js';
+import { runProgram, type RunResult } from '../util/run.js';
+import {
+  EngineError,
+  type Availability,
+  type EngineCapabilities,
+  type JobContext,
+  type PhonemeTiming,
+  type SynthesisRequest,
+  type SynthesisResult,
+  type Synthesizer,
+  type VoiceInfo,
+  type WordTiming,
+} from './types.js';
+
+/**
+ * What the four built-in engines (pico, espeak, festival, flite) share: each runs a program per
+ * piece of text in a temporary directory; this module does everything around that.
+ */
+
+export const MIN_SPEED = 0.5;
+export const MAX_SPEED = 2;
+
+/**
+ * Text is synthesized in pieces of whole sentences up to this size, so that progress can be
+ * reported and cancellation takes effect between pieces. Far below pico2wave's 32766-byte limit.
+ */
+export const PIECE_BYTES = 1000;
+
+export interface BuiltinOptions {
+  /** Where per-call temporary directories are made; the OS temp directory by default. */
+  tempRoot?: string;
+}
+
+/** One program run: a piece of the request's text, already made safe for the engine. */
+export interface PieceJob {
+  text: string;
+  voice: VoiceInfo;
+  /** Clamped to MIN_SPEED..MAX_SPEED. */
+  speed: number;
+  /** Temporary directory of this request, removed afterwards. */
+  dir: string;
+  /** Position of the piece, for file names that cannot be mistaken for an earlier piece's output. */
+  index: number;
+  signal: AbortSignal;
+}
+
+export interface BuiltinEngine {
+  capabilities: EngineCapabilities;
+  discoverVoices(): Promise<VoiceInfo[]>;
+  /** Rewrites user text into what the program reads safely, e.g. ASCII folding. */
+  prepareText?(text: string): string;
+  /** Timings in the result are relative to the start of the piece. */
+  renderPiece(job: PieceJob): Promise<SynthesisResult>;
+}
+
+export function clampSpeed(speed: number | undefined): number {
+  if (speed === undefined || !Number.isFinite(speed)) return 1;
+  return Math.min(MAX_SPEED, Math.max(MIN_SPEED, speed));
+}
+
+/** Text without a letter or digit would give silence (or an engine error), so it is refused. */
+export function requireSpeakableText(text: string): string {
+  if (!/[\p{L}\p{N}]/u.test(text)) throw new EngineError('text_empty', 'The text has nothing to speak');
+  return text;
+}
+
+/** Angle brackets would be read as markup by pico and spoken as words by festival. */
+export function stripAngleBrackets(text: string): string {
+  return text.replace(/[<>]/g, ' ');
+}
+
+/** Splits text at sentence boundaries into pieces of at most maxBytes UTF-8 bytes each. */
+export function splitIntoPieces(text: string, maxBytes = PIECE_BYTES): string[] {
+  const pieces: string[] = [];
+  let current = '';
+  for (const sentence of sentencesOf(text).flatMap((s) => splitOversized(s, maxBytes))) {
+    if (current && Buffer.byteLength(current + sentence) > maxBytes) {
+      pieces.push(current);
+      current = '';
+    }
+    current += sentence;
+  }
+  if (current) pieces.push(current);
+  return pieces.filter((piece) => /[\p{L}\p{N}]/u.test(piece));
+}
+
+function sentencesOf(text: string): string[] {
+  const segmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' });
+  return Array.from(segmenter.segment(text), (part) => part.segment);
+}
+
+/** A sentence longer than a piece is cut at the last space that fits, or mid-word if none. */
+function splitOversized(sentence: string, maxBytes: number): string[] {
+  const parts: string[] = [];
+  let rest = sentence;
+  while (Buffer.byteLength(rest) > maxBytes) {
+    const fitting = prefixWithin(rest, maxBytes);
+    const space = fitting.lastIndexOf(' ');
+    const cut = space > 0 ? space + 1 : fitting.length;
+    parts.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  parts.push(rest);
+  return parts;
+}
+
+function prefixWithin(text: string, maxBytes: number): string {
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    bytes += Buffer.byteLength(char);
+    if (bytes > maxBytes) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
+}
+
+/** Runs work in a fresh temporary directory that is removed afterwards, whatever happens. */
+export async function withTempDir<T>(root: string, label: string, work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(root, `timbre-${label}-`));
+  try {
+    return await work(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs an engine program; a non-zero exit, or stderr matching `failsOn` for programs that report
+ * errors only there, becomes EngineError('engine_failed').
+ */
+export async function runEngineProgram(
+  program: string,
+  args: readonly string[],
+  options: { signal: AbortSignal; failsOn?: RegExp },
+): Promise<RunResult> {
+  const result = await runProgram(program, args, { signal: options.signal });
+  if (result.code !== 0 || options.failsOn?.test(result.stderr)) {
+    throw new EngineError('engine_failed', `${program} failed: ${lastLines(result.stderr)}`, { code: result.code, stderr: result.stderr });
+  }
+  return result;
+}
+
+/** Reads a WAV the program wrote; a missing, empty or malformed file is an engine failure. */
+export async function readWavOutput(path: string, program: string, stderr = ''): Promise<Pcm> {
+  try {
+    const pcm = parseWav(await readFile(path));
+    if (pcm.samples.length > 0) return pcm;
+  } catch {
+    // reported below, with the program's own words
+  }
+  throw new EngineError('engine_failed', `${program} produced no audio: ${lastLines(stderr)}`, { stderr });
+}
+
+function lastLines(text: string): string {
+  return text.trim().split('\n').slice(-3).join(' | ') || 'no message';
+}
+
+/** Turns an engine's per-piece renderer into a Synthesizer. */
+export function createBuiltinSynthesizer(engine: BuiltinEngine, options: BuiltinOptions = {}): Synthesizer {
+  let voices: Promise<VoiceInfo[]> | undefined;
+  const listVoices = () =>
+    (voices ??= engine.discoverVoices().catch((error: unknown) => {
+      voices = undefined; // a failed discovery (e.g. a timeout) is retried on the next call
+      throw error;
+    }));
+  const tempRoot = options.tempRoot ?? tmpdir();
+
+  async function synthesize(request: SynthesisRequest, context: JobContext): Promise<SynthesisResult> {
+    const voice = (await listVoices()).find((candidate) => candidate.id === request.voice);
+    if (!voice) throw new EngineError('voice_not_found', `No ${engine.capabilities.engine} voice ${request.voice}`, { voice: request.voice });
+    requireSpeakableText(request.text);
+    // Checked again after preparation: ASCII folding leaves nothing of, say, Chinese text.
+    const text = requireSpeakableText(engine.prepareText ? engine.prepareText(request.text) : request.text);
+    const pieces = splitIntoPieces(text);
+    const speed = clampSpeed(request.speed);
+    context.signal.throwIfAborted();
+    return withTempDir(tempRoot, engine.capabilities.engine, async (dir) => {
+      const results: SynthesisResult[] = [];
+      for (const [index, piece] of pieces.entries()) {
+        context.signal.throwIfAborted();
+        const result = await engine.renderPiece({ text: piece, voice, speed, dir, index, signal: context.signal });
+        if (result.pcm.sampleRate !== voice.sampleRate) {
+          throw new EngineError('engine_failed', `${voice.id} gave ${result.pcm.sampleRate} Hz, expected ${voice.sampleRate} Hz`);
+        }
+        results.push(result);
+        context.progress((index + 1) / pieces.length, 'synthesizing');
+      }
+      return joinResults(results, voice.sampleRate);
+    });
+  }
+
+  return { capabilities: engine.capabilities, listVoices: async () => [...(await listVoices())], synthesize };
+}
+
+/** Concatenates piece results, shifting each piece's timings by the audio before it. */
+function joinResults(results: SynthesisResult[], sampleRate: number): SynthesisResult {
+  const words: WordTiming[] = [];
+  const phonemes: PhonemeTiming[] = [];
+  let offset = 0;
+  for (const result of results) {
+    for (const word of result.words ?? []) words.push({ ...word, start: word.start + offset, end: word.end + offset });
+    for (const phoneme of result.phonemes ?? []) phonemes.push({ ...phoneme, start: phoneme.start + offset, end: phoneme.end + offset });
+    offset += durationOf(result.pcm);
+  }
+  const joined: SynthesisResult = { pcm: concatPcm(results.map((result) => result.pcm), sampleRate) };
+  if (results.some((result) => result.words)) joined.words = words;
+  if (results.some((result) => result.phonemes)) joined.phonemes = phonemes;
+  return joined;
+}
+
+/** Probe result: available when every program is on PATH and every data path exists. */
+export function probeInstalled(programs: string[], dataPaths: string[] = []): Availability {
+  const missing = [...programs.filter((program) => !findExecutable(program)), ...dataPaths.filter((path) => !existsSync(path))];
+  return missing.length === 0 ? { available: true } : { available: false, reason: `not installed: ${missing.join(', ')}` };
+}

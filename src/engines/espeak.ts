@@ -1,0 +1,118 @@
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createBuiltinSynthesizer, probeInstalled, readWavOutput, runEngineProgram, type BuiltinOptions, type PieceJob } from './builtin-common.js';
+import { ESPEAK_LANGUAGES, MBROLA_VOICES, espeakEntry, voiceInfo } from './builtin-voices.js';
+import type { EngineCapabilities, EngineDescriptor, Gender, PhonemeTiming, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
+
+/**
+ * eSpeak NG: formant voices (22050 Hz) for many languages, and `mb-*` voices that drive an MBROLA
+ * diphone database (16 kHz, more natural, with phoneme timings).
+ */
+
+const PROGRAM = 'espeak-ng';
+const MBROLA_DIR = '/usr/share/mbrola';
+/** eSpeak's normal rate in words per minute; `-s` takes this times the speed factor. */
+const NORMAL_WPM = 175;
+
+const capabilities: EngineCapabilities = {
+  engine: 'espeak',
+  kind: 'synthesizer',
+  neural: false,
+  languages: [...new Set([...Object.values(MBROLA_VOICES), ...Object.values(ESPEAK_LANGUAGES)].map((entry) => entry.language))],
+  wordTimings: false,
+  phonemeTimings: true,
+  referenceAudio: false,
+  blendableVoices: false,
+  speed: true,
+};
+
+interface ListedVoice {
+  language: string;
+  gender: Gender | null;
+  /** Voice file relative to espeak's voice directory, e.g. `gmw/en-US` or `mb/mb-us1`. */
+  file: string;
+}
+
+/** Parses `espeak-ng --voices` rows: `Pty Language Age/Gender VoiceName File Other…`. */
+export function parseVoiceList(output: string): ListedVoice[] {
+  return output
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((columns) => columns.length >= 5)
+    .map(([, language = '', ageGender = '', , file = '']) => ({ language, gender: genderOf(ageGender), file }));
+}
+
+function genderOf(ageGender: string): Gender | null {
+  if (ageGender.endsWith('/F')) return 'female';
+  if (ageGender.endsWith('/M')) return 'male';
+  return null;
+}
+
+async function listedVoices(filter: string): Promise<ListedVoice[]> {
+  const { stdout } = await runEngineProgram(PROGRAM, [filter], { signal: AbortSignal.timeout(10_000) });
+  return parseVoiceList(stdout.toString('utf8'));
+}
+
+/** `--voices=mb` lists every MBROLA voice eSpeak knows; only those with an installed database work. */
+function mbrolaInstalled(id: string): boolean {
+  return existsSync(join(MBROLA_DIR, id, id)) || existsSync(join(MBROLA_DIR, id));
+}
+
+async function discoverVoices(): Promise<VoiceInfo[]> {
+  const [plain, mbrola] = await Promise.all([listedVoices('--voices'), listedVoices('--voices=mb')]);
+  const mbrolaFiles = new Set(mbrola.map((voice) => voice.file));
+  const mbrolaVoices = Object.entries(MBROLA_VOICES)
+    .filter(([id]) => mbrolaFiles.has(`mb/mb-${id}`) && mbrolaInstalled(id))
+    .map(([id, entry]) => voiceInfo('espeak', `mb-${id}`, entry));
+  const formantVoices = Object.entries(ESPEAK_LANGUAGES).flatMap(([name, { language, label }]) => {
+    const listed = plain.find((voice) => voice.language === name);
+    return listed ? [voiceInfo('espeak', name, espeakEntry(language, label, listed.gender))] : [];
+  });
+  return [...mbrolaVoices, ...formantVoices];
+}
+
+function isMbrola(voice: VoiceInfo): boolean {
+  return voice.id.startsWith('espeak:mb-');
+}
+
+/** Parses MBROLA .pho lines (`phoneme duration-ms [pitch points]`); pauses `_` advance time only. */
+export function parsePho(pho: string): PhonemeTiming[] {
+  const phonemes: PhonemeTiming[] = [];
+  let time = 0;
+  for (const line of pho.split('\n')) {
+    const [phoneme, milliseconds] = line.trim().split(/\s+/);
+    if (!phoneme || phoneme.startsWith(';') || milliseconds === undefined) continue;
+    const end = time + Number(milliseconds) / 1000;
+    if (phoneme !== '_') phonemes.push({ phoneme, start: time, end });
+    time = end;
+  }
+  return phonemes;
+}
+
+async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
+  // A file, not argv: text starting with `-` would be read as an option.
+  const input = join(job.dir, `piece-${job.index}.txt`);
+  const output = join(job.dir, `piece-${job.index}.wav`);
+  await writeFile(input, job.text);
+  const voiceArgs = ['-v', job.voice.id.slice('espeak:'.length), '-s', String(Math.round(NORMAL_WPM * job.speed)), '-b', '1'];
+  const { stderr } = await runEngineProgram(PROGRAM, [...voiceArgs, '-w', output, '-f', input], { signal: job.signal });
+  const pcm = await readWavOutput(output, PROGRAM, stderr);
+  if (!isMbrola(job.voice)) return { pcm };
+  // `--pho` prints the MBROLA input instead of producing audio, hence a second (deterministic) run.
+  const pho = await runEngineProgram(PROGRAM, [...voiceArgs, '-q', '--pho', '-f', input], { signal: job.signal });
+  return { pcm, phonemes: parsePho(pho.stdout.toString('utf8')) };
+}
+
+export function createEspeakSynthesizer(options: BuiltinOptions = {}): Synthesizer {
+  return createBuiltinSynthesizer({ capabilities, discoverVoices, renderPiece }, options);
+}
+
+export const espeakEngine: EngineDescriptor<Synthesizer> = {
+  id: 'espeak',
+  kind: 'synthesizer',
+  neural: false,
+  probe: async () => probeInstalled([PROGRAM]),
+  load: async () => createEspeakSynthesizer(),
+};

@@ -1,0 +1,57 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createBuiltinSynthesizer, probeInstalled, readWavOutput, runEngineProgram, stripAngleBrackets, type BuiltinOptions, type PieceJob } from './builtin-common.js';
+import { PICO_VOICES, voiceInfo } from './builtin-voices.js';
+import type { EngineCapabilities, EngineDescriptor, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
+
+/** SVOX Pico through pico2wave: six fixed languages, one female voice each, 16 kHz. */
+
+const PROGRAM = 'pico2wave';
+const LANGUAGE_DIR = '/usr/share/pico/lang';
+
+const capabilities: EngineCapabilities = {
+  engine: 'pico',
+  kind: 'synthesizer',
+  neural: false,
+  languages: Object.values(PICO_VOICES).map((entry) => entry.language),
+  wordTimings: false,
+  phonemeTimings: false,
+  referenceAudio: false,
+  blendableVoices: false,
+  speed: true,
+};
+
+/** pico2wave has no list option; a language is installed when its text-analysis file is. */
+async function discoverVoices(): Promise<VoiceInfo[]> {
+  const files = await readdir(LANGUAGE_DIR).catch(() => [] as string[]);
+  const installed = new Set(files.filter((file) => file.endsWith('_ta.bin')).map((file) => file.slice(0, -'_ta.bin'.length)));
+  return Object.entries(PICO_VOICES)
+    .filter(([language]) => installed.has(language))
+    .map(([language, entry]) => voiceInfo('pico', language, entry));
+}
+
+/** Speed is only available as inline markup, which is why user text loses its angle brackets. */
+function withSpeedMarkup(text: string, speed: number): string {
+  return `<speed level="${Math.round(speed * 100)}">${stripAngleBrackets(text)}</speed>`;
+}
+
+async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
+  // pico2wave refuses output names that do not end in .wav.
+  const output = join(job.dir, `piece-${job.index}.wav`);
+  const language = job.voice.id.slice('pico:'.length);
+  const args = ['-l', language, '-w', output, '--', withSpeedMarkup(job.text, job.speed)];
+  const { stderr } = await runEngineProgram(PROGRAM, args, { signal: job.signal });
+  return { pcm: await readWavOutput(output, PROGRAM, stderr) };
+}
+
+export function createPicoSynthesizer(options: BuiltinOptions = {}): Synthesizer {
+  return createBuiltinSynthesizer({ capabilities, discoverVoices, renderPiece }, options);
+}
+
+export const picoEngine: EngineDescriptor<Synthesizer> = {
+  id: 'pico',
+  kind: 'synthesizer',
+  neural: false,
+  probe: async () => probeInstalled([PROGRAM], [LANGUAGE_DIR]),
+  load: async () => createPicoSynthesizer(),
+};

@@ -1,0 +1,6 @@
+import { fileURLToPath } from 'node:url';
+
+/** `../shared/models` beside the checkout: the model files this machine and CI have (never committed). */
+export const SHARED_MODELS = process.env.TIMBRE_SHARED_MODELS ?? fileURLToPath(new URL('../../../shared/models', import.meta.url));
+
+export const REFERENCE_AUDIO = `${SHARED_MODELS}/pocket-tts/reference`;

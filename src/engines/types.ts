@@ -152,6 +152,8 @@ export type Engine = Synthesizer | Recognizer | VoicePrinter | VoiceActivityDete
 export interface Availability {
   available: boolean;
   reason?: string;
+  /** Error code for using the engine anyway, e.g. `model_invalid` when its files fail validation. */
+  code?: string;
 }
 
 /**

@@ -3,6 +3,7 @@
 // Plain Node with no dependencies, because it runs before `npm ci` has installed any.
 import { spawnSync } from 'node:child_process';
 import { installDebianPackages } from './setup/debian.mjs';
+import { installModels } from './setup/models.mjs';
 
 function npmCi() {
   process.stdout.write('$ npm ci --no-audit --no-fund\n');
@@ -13,9 +14,16 @@ function npmCi() {
 
 const debian = installDebianPackages();
 const summary = [...debian.lines];
-if (debian.ok) summary.push(...npmCi());
-else summary.push('! npm dependencies not installed: install the Debian packages first');
+let models = { ok: false };
+if (debian.ok) {
+  summary.push(...npmCi());
+  // After npm ci, because the model installer is the timbre CLI itself.
+  models = installModels();
+  summary.push(...models.lines);
+} else {
+  summary.push('! npm dependencies and models not installed: install the Debian packages first');
+}
 
 process.stdout.write(`\nTimbre set-up\n${summary.map((line) => `  ${line}`).join('\n')}\n`);
 if (debian.ok) process.stdout.write('\nStart the service with: npm start\n');
-process.exitCode = debian.ok ? 0 : 1;
+process.exitCode = debian.ok && models.ok ? 0 : 1;

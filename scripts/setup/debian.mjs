@@ -7,6 +7,7 @@ export const DEBIAN_PACKAGES = [
   ['python3', 'main', 'building better-sqlite3 (node-gyp)'],
   ['make', 'main', 'building better-sqlite3 (node-gyp)'],
   ['g++', 'main', 'building better-sqlite3 (node-gyp)'],
+  ['bzip2', 'main', 'unpacking the official .tar.bz2 model archives (timbre models install)'],
   ['ffmpeg', 'main', 'decoding, encoding, loudness, pitch/tempo (rubberband) and mixing'],
   ['espeak-ng', 'main', 'eSpeak NG synthesizer, and the phonemizer data Kokoro uses'],
   ['espeak-ng-data', 'main', 'eSpeak NG voices and phoneme data'],

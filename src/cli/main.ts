@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, SETTINGS } from '../config.js';
 import { ApiError } from '../errors.js';
 import { keysCommand } from './keys.js';
+import { modelsCommand } from './models.js';
 import { serveCommand } from './serve.js';
 
 const USAGE = `Usage: timbre <command> [options]
@@ -13,6 +14,11 @@ Commands:
   keys limits KEY_ID scope=N ...   Change a key's requests-per-minute limits
   keys revoke KEY_ID
   keys delete KEY_ID
+  models list [--json]           Catalog models: installed, incomplete or not installed
+  models install NAME... | --defaults [--from DIR] [--json]
+                                 Download, verify and unpack; --from DIR (or TIMBRE_MODELS_FROM)
+                                 copies from a folder laid out like ../shared/models instead
+  models remove NAME...
 
 Options (each also an environment variable):
 ${SETTINGS.map((setting) => `  --${setting.flag.padEnd(18)} ${setting.env.padEnd(24)} ${setting.description}`).join('\n')}
@@ -30,6 +36,8 @@ async function main(argv: string[]): Promise<number | undefined> {
       scopes: { type: 'string' },
       'rate-limit': { type: 'string', multiple: true },
       json: { type: 'boolean' },
+      from: { type: 'string' },
+      defaults: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -51,6 +59,8 @@ async function main(argv: string[]): Promise<number | undefined> {
         rateLimits: values['rate-limit'] ?? [],
         json: values.json ?? false,
       });
+    case 'models':
+      return modelsCommand(config, rest, { from: values.from, defaults: values.defaults ?? false, json: values.json ?? false });
     default:
       process.stderr.write(`Unknown command "${command}"\n\n${USAGE}`);
       return 2;

@@ -17,6 +17,14 @@ export interface Config {
   /** A key created with all scopes at start if it does not exist yet. */
   bootstrapApiKey: string | undefined;
   logLevel: string;
+  /** Engine host processes running jobs side by side. */
+  enginePoolSize: number;
+  /** A single engine job running longer is killed (`engine_timeout`). */
+  engineTimeoutSeconds: number;
+  /** Engines unused this long are unloaded. */
+  engineIdleSeconds: number;
+  /** Resident memory an engine host may use before its job fails (`engine_out_of_memory`). */
+  engineMemoryMb: number;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -53,6 +61,10 @@ export const SETTINGS = [
   { key: 'wsPingSeconds', env: 'TIMBRE_WS_PING_SECONDS', flag: 'ws-ping-seconds', description: 'WebSocket keep-alive interval', parse: integer(1, 3600) },
   { key: 'bootstrapApiKey', env: 'TIMBRE_API_KEY', flag: 'api-key', description: 'Key created with all scopes at start', parse: text },
   { key: 'logLevel', env: 'TIMBRE_LOG_LEVEL', flag: 'log-level', description: 'fatal, error, warn, info, debug', parse: text },
+  { key: 'enginePoolSize', env: 'TIMBRE_ENGINE_POOL_SIZE', flag: 'engine-pool-size', description: 'Engine host processes', parse: integer(1, 64) },
+  { key: 'engineTimeoutSeconds', env: 'TIMBRE_ENGINE_TIMEOUT_SECONDS', flag: 'engine-timeout-seconds', description: 'Longest engine job', parse: integer(1, 86_400) },
+  { key: 'engineIdleSeconds', env: 'TIMBRE_ENGINE_IDLE_SECONDS', flag: 'engine-idle-seconds', description: 'Idle time before an engine unloads', parse: integer(1, 86_400) },
+  { key: 'engineMemoryMb', env: 'TIMBRE_ENGINE_MEMORY_MB', flag: 'engine-memory-mb', description: 'Memory limit of an engine host', parse: integer(64, 1 << 20) },
 ] as const satisfies readonly Setting<keyof Config>[];
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -77,6 +89,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     wsPingSeconds: 30,
     bootstrapApiKey: undefined,
     logLevel: 'info',
+    enginePoolSize: 1,
+    engineTimeoutSeconds: 600,
+    engineIdleSeconds: 300,
+    engineMemoryMb: 8192,
   };
   for (const setting of SETTINGS) {
     const fromFlag = flags[setting.flag];

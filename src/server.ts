@@ -30,11 +30,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
       url,
       close: async () => {
         await app.close();
-        services.close();
+        await services.close();
       },
     };
   } catch (error) {
-    services.close();
+    await services.close();
     throw error;
   }
 }

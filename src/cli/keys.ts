@@ -83,6 +83,6 @@ export async function keysCommand(config: Config, args: string[], options: KeyOp
         throw new ApiError(400, 'invalid_request', `Unknown keys action "${action ?? ''}": use create, list, limits, revoke or delete`);
     }
   } finally {
-    services.close();
+    await services.close();
   }
 }

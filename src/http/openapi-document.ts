@@ -17,7 +17,7 @@ export async function renderOpenApiDocument(): Promise<string> {
     await app.close();
     return document;
   } finally {
-    services.close();
+    await services.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -54,7 +54,7 @@ const StatusSchema = Type.Object(
       },
     ),
   },
-  { additionalProperties: true, description: 'Later services add their own sections (queue, engines)' },
+  { additionalProperties: true, description: 'Services add their own sections: engine_host (host processes, loaded engines), later the job queue' },
 );
 
 const GpuSchema = Type.Object({

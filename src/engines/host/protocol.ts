@@ -1,0 +1,58 @@
+/**
+ * Messages between the server (the supervisor) and an engine host process. Sent over Node IPC with
+ * the structured-clone ("advanced") serialization, so typed arrays cross as they are. A worker on
+ * another machine would speak the same messages over another transport.
+ */
+
+/** Engine methods a job may call; `args` are that method's parameters without the JobContext. */
+export type EngineMethod = 'listVoices' | 'voiceVector' | 'synthesize' | 'recognize' | 'extract' | 'similarity' | 'detect' | 'capabilities';
+
+export interface RunMessage {
+  type: 'run';
+  id: number;
+  engine: string;
+  method: EngineMethod;
+  args: unknown[];
+}
+
+export interface CancelMessage {
+  type: 'cancel';
+  id: number;
+}
+
+/** Deliberate faults, accepted only when the host runs with TIMBRE_ENGINE_HOST_FAULTS=1 (tests). */
+export interface FaultMessage {
+  type: 'fault';
+  id: number;
+  fault: 'crash' | 'hang' | 'allocate';
+}
+
+export type ToHost = RunMessage | CancelMessage | FaultMessage;
+
+export interface ProgressMessage {
+  type: 'progress';
+  id: number;
+  fraction: number;
+  stage?: string;
+}
+
+export interface ResultMessage {
+  type: 'result';
+  id: number;
+  value: unknown;
+  /** Engines loaded in the host after this job, for the status page. */
+  loaded: string[];
+}
+
+export interface ErrorMessage {
+  type: 'error';
+  id: number;
+  error: { code: string; message: string; details: Record<string, unknown> };
+  loaded: string[];
+}
+
+export interface ReadyMessage {
+  type: 'ready';
+}
+
+export type FromHost = ProgressMessage | ResultMessage | ErrorMessage | ReadyMessage;

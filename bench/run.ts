@@ -1,0 +1,47 @@
+// `npm run bench`: speed of every installed engine on this machine. Prints tables and writes JSON.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config.js';
+import { engineDescriptors } from '../src/engines/registry.js';
+import type { EngineDescriptor, Recognizer, Synthesizer } from '../src/engines/types.js';
+import { benchHostOverhead } from './host-overhead.js';
+import { printTable } from './measure.js';
+import { benchRecognizer, recognitionSet } from './recognizers.js';
+import { benchSynthesizer } from './synthesizers.js';
+
+const config = loadConfig();
+const jfk = fileURLToPath(new URL('../../shared/models/pocket-tts/reference/jfk.wav', import.meta.url));
+
+async function available(kind: 'synthesizer' | 'recognizer') {
+  const descriptors = engineDescriptors(config.modelsDir).filter((descriptor) => descriptor.kind === kind);
+  const probed = await Promise.all(descriptors.map(async (descriptor) => ({ descriptor, availability: await descriptor.probe() })));
+  for (const { descriptor, availability } of probed.filter((entry) => !entry.availability.available)) {
+    process.stdout.write(`skipped ${descriptor.id}: ${availability.reason}\n`);
+  }
+  return probed.filter((entry) => entry.availability.available).map((entry) => entry.descriptor);
+}
+
+const synthesizers = (await available('synthesizer')) as EngineDescriptor<Synthesizer>[];
+const recognizers = (await available('recognizer')) as EngineDescriptor<Recognizer>[];
+
+const synthesis = [];
+for (const descriptor of synthesizers) {
+  const figures = await benchSynthesizer(descriptor);
+  if (figures) synthesis.push(figures);
+}
+printTable('Synthesis (rtf = synthesis time / audio time; first_audio_s = first sentence of the long text)', synthesis);
+
+const samples = await recognitionSet(synthesizers, jfk);
+const recognition = [];
+for (const descriptor of recognizers) recognition.push(...(await benchRecognizer(descriptor, samples)));
+printTable('Recognition (word error rate and real-time factor per audio source)', recognition);
+
+const espeak = synthesizers.find((descriptor) => descriptor.id === 'espeak') ?? synthesizers[0];
+const overhead = espeak ? await benchHostOverhead(espeak, config.modelsDir) : [];
+printTable('Engine host overhead (short sentence, mean of 10)', overhead);
+
+const results = { date: new Date().toISOString(), node: process.versions.node, synthesis, recognition, host_overhead: overhead };
+const outDir = new URL('./results/', import.meta.url);
+await mkdir(outDir, { recursive: true });
+await writeFile(new URL('latest.json', outDir), `${JSON.stringify(results, null, 2)}\n`);
+process.stdout.write(`\nWrote ${fileURLToPath(new URL('latest.json', outDir))}\n`);

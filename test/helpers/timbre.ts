@@ -4,6 +4,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { promisify } from 'node:util';
 
 const BIN = fileURLToPath(new URL('../../bin/timbre.mjs', import.meta.url));
@@ -120,4 +121,26 @@ export function request(
     if (payload !== undefined) outgoing.write(payload);
     outgoing.end();
   });
+}
+
+export interface ServerFixture {
+  server: RunningTimbre;
+  admin: CreatedKey;
+}
+
+/**
+ * Starts the service before the tests of the enclosing suite (with an admin key made through the
+ * CLI, so setting up costs no rate limit) and stops it after them.
+ */
+export function serverWithAdmin(options: { args?: string[]; keyArgs?: string[] } = {}): ServerFixture {
+  const fixture = {} as ServerFixture;
+  before(async () => {
+    fixture.server = await startTimbre({ args: options.args });
+    fixture.admin = await createKeyWithCli(fixture.server.dataDir, 'admin', options.keyArgs ?? ['--rate-limit', 'system:read=10000']);
+  });
+  after(async () => {
+    await fixture.server.stop();
+    await removeDir(fixture.server.dataDir);
+  });
+  return fixture;
 }

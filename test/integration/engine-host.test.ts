@@ -68,15 +68,7 @@ describe('engine host supervision', () => {
   let host: EngineHost;
 
   before(() => {
-    host = new EngineHost({
-      modelsDir: '/nonexistent',
-      poolSize: 1,
-      jobTimeoutMs: 5_000,
-      idleUnloadSeconds: 60,
-      memoryLimitBytes: 1024 * 1024 * 1024,
-      cancelGraceMs: 500,
-      faults: true,
-    });
+    host = new EngineHost(hostOptions('/nonexistent'));
   });
   after(() => host.close());
 

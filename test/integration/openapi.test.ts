@@ -1,21 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { renderOpenApiDocument } from '../../src/http/openapi-document.js';
-import { createKeyWithCli, removeDir, request, startTimbre, type CreatedKey, type RunningTimbre } from '../helpers/timbre.js';
+import { request, serverWithAdmin } from '../helpers/timbre.js';
 
 describe('OpenAPI document', () => {
-  let server: RunningTimbre;
-  let admin: CreatedKey;
-
-  before(async () => {
-    server = await startTimbre();
-    admin = await createKeyWithCli(server.dataDir, 'admin');
-  });
-  after(async () => {
-    await server.stop();
-    await removeDir(server.dataDir);
-  });
+  const fixture = serverWithAdmin({ keyArgs: [] });
 
   test('the checked-in docs/openapi.json is the one the code generates (run npm run openapi)', async () => {
     const checkedIn = await readFile(new URL('../../docs/openapi.json', import.meta.url), 'utf8');
@@ -23,7 +13,7 @@ describe('OpenAPI document', () => {
   });
 
   test('GET /api/openapi.json serves OpenAPI 3.1 listing every route with its scope', async () => {
-    const { status, body } = await request(server.url, 'GET', '/api/openapi.json', { key: admin.key });
+    const { status, body } = await request(fixture.server.url, 'GET', '/api/openapi.json', { key: fixture.admin.key });
     assert.equal(status, 200);
     assert.equal(body.openapi, '3.1.0');
     const operations = Object.entries(body.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>

@@ -1,21 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { createKeyWithCli, removeDir, request, startTimbre, type CreatedKey, type RunningTimbre } from '../helpers/timbre.js';
+import { describe, test } from 'node:test';
+import { request, serverWithAdmin } from '../helpers/timbre.js';
 
 describe('system endpoints and HTTP protections', () => {
-  let server: RunningTimbre;
-  let admin: CreatedKey;
+  const fixture = serverWithAdmin({ args: ['--max-body-bytes', '2048'] });
 
-  before(async () => {
-    server = await startTimbre({ args: ['--max-body-bytes', '2048'] });
-    admin = await createKeyWithCli(server.dataDir, 'admin', ['--rate-limit', 'system:read=10000']);
-  });
-  after(async () => {
-    await server.stop();
-    await removeDir(server.dataDir);
-  });
-
-  const get = (path: string, headers: Record<string, string> = {}) => request(server.url, 'GET', path, { key: admin.key, headers });
+  const get = (path: string, headers: Record<string, string> = {}) => request(fixture.server.url, 'GET', path, { key: fixture.admin.key, headers });
 
   test('GET /api/system/stats reports CPU load overall and per core, memory and GPUs', async () => {
     const { status, body } = await get('/api/system/stats');
@@ -48,7 +38,7 @@ describe('system endpoints and HTTP protections', () => {
     assert.equal(status, 200);
     assert.equal(body.status, 'ok');
     assert.ok(body.uptime_seconds >= 0);
-    assert.equal(body.data_dir.path, server.dataDir);
+    assert.equal(body.data_dir.path, fixture.server.dataDir);
     assert.ok(body.data_dir.free_bytes > 0 && body.data_dir.free_bytes <= body.data_dir.total_bytes);
     assert.equal(body.database.ok, true);
     assert.equal(body.database.journal_mode, 'wal');
@@ -70,7 +60,7 @@ describe('system endpoints and HTTP protections', () => {
       assert.equal(response.status, 403, host);
       assert.equal(response.body.error.code, 'host_not_allowed');
     }
-    for (const host of [`localhost:${server.port}`, `127.0.0.1:${server.port}`, `[::1]:${server.port}`, 'app.localhost']) {
+    for (const host of [`localhost:${fixture.server.port}`, `127.0.0.1:${fixture.server.port}`, `[::1]:${fixture.server.port}`, 'app.localhost']) {
       assert.equal((await get('/api/system/gpu', { host })).status, 200, host);
     }
   });
@@ -79,20 +69,20 @@ describe('system endpoints and HTTP protections', () => {
     const missing = await get('/api/does-not-exist');
     assert.equal(missing.status, 404);
     assert.equal(missing.body.error.code, 'not_found');
-    const wrongMethod = await request(server.url, 'PUT', '/api/system/stats', { key: admin.key });
+    const wrongMethod = await request(fixture.server.url, 'PUT', '/api/system/stats', { key: fixture.admin.key });
     assert.equal(wrongMethod.status, 405);
     assert.equal(wrongMethod.body.error.code, 'method_not_allowed');
     assert.match(String(wrongMethod.headers.allow), /GET/);
   });
 
   test('bodies over the configured limit get 413, non-JSON bodies 415, broken JSON 400', async () => {
-    const big = await request(server.url, 'POST', '/api/api-keys', { key: admin.key, json: { name: 'x'.repeat(4000) } });
+    const big = await request(fixture.server.url, 'POST', '/api/api-keys', { key: fixture.admin.key, json: { name: 'x'.repeat(4000) } });
     assert.equal(big.status, 413);
     assert.equal(big.body.error.code, 'payload_too_large');
-    const text = await request(server.url, 'POST', '/api/api-keys', { key: admin.key, body: 'name', headers: { 'content-type': 'text/plain' } });
+    const text = await request(fixture.server.url, 'POST', '/api/api-keys', { key: fixture.admin.key, body: 'name', headers: { 'content-type': 'text/plain' } });
     assert.equal(text.status, 415);
     assert.equal(text.body.error.code, 'unsupported_media_type');
-    const broken = await request(server.url, 'POST', '/api/api-keys', { key: admin.key, body: '{"name":', headers: { 'content-type': 'application/json' } });
+    const broken = await request(fixture.server.url, 'POST', '/api/api-keys', { key: fixture.admin.key, body: '{"name":', headers: { 'content-type': 'application/json' } });
     assert.equal(broken.status, 400);
     assert.equal(broken.body.error.code, 'invalid_json');
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import WebSocket from 'ws';
-import { createKeyWithCli, removeDir, request, startTimbre, type CreatedKey, type RunningTimbre } from '../helpers/timbre.js';
+import { request, serverWithAdmin } from '../helpers/timbre.js';
 
 interface Outcome {
   status?: number;
@@ -29,37 +29,27 @@ function connect(url: string, options: { key?: string; query?: string } = {}): P
 }
 
 describe('WebSocket /ws', () => {
-  let server: RunningTimbre;
-  let admin: CreatedKey;
+  const fixture = serverWithAdmin({ keyArgs: ['--rate-limit', 'system:read=10000', '--rate-limit', 'ws:connect=1000'] });
 
-  before(async () => {
-    server = await startTimbre();
-    admin = await createKeyWithCli(server.dataDir, 'admin', ['--rate-limit', 'system:read=10000', '--rate-limit', 'ws:connect=1000']);
-  });
-  after(async () => {
-    await server.stop();
-    await removeDir(server.dataDir);
-  });
-
-  const newKey = async (json: unknown) => (await request(server.url, 'POST', '/api/api-keys', { key: admin.key, json })).body;
+  const newKey = async (json: unknown) => (await request(fixture.server.url, 'POST', '/api/api-keys', { key: fixture.admin.key, json })).body;
 
   test('a client with a key in X-API-Key receives hello with the server version and its key id', async () => {
-    const outcome = await connect(server.url, { key: admin.key });
+    const outcome = await connect(fixture.server.url, { key: fixture.admin.key });
     assert.equal(outcome.hello.type, 'hello');
-    assert.equal(outcome.hello.data.key_id, admin.key_id);
+    assert.equal(outcome.hello.data.key_id, fixture.admin.key_id);
     assert.match(outcome.hello.data.version, /^\d+\.\d+\.\d+/);
     assert.ok(!Number.isNaN(Date.parse(outcome.hello.ts)));
     outcome.socket?.close();
   });
 
   test('browsers can pass the key as the api_key query parameter', async () => {
-    const outcome = await connect(server.url, { query: `?api_key=${admin.key}` });
+    const outcome = await connect(fixture.server.url, { query: `?api_key=${fixture.admin.key}` });
     assert.equal(outcome.hello.type, 'hello');
     outcome.socket?.close();
   });
 
   test('a client answers ping messages with pong', async () => {
-    const outcome = await connect(server.url, { key: admin.key });
+    const outcome = await connect(fixture.server.url, { key: fixture.admin.key });
     const socket = outcome.socket!;
     const reply = new Promise<any>((resolve) => socket.once('message', (raw) => resolve(JSON.parse(String(raw)))));
     socket.send(JSON.stringify({ type: 'ping' }));
@@ -68,14 +58,14 @@ describe('WebSocket /ws', () => {
   });
 
   test('without a key the handshake is refused with 401', async () => {
-    const outcome = await connect(server.url);
+    const outcome = await connect(fixture.server.url);
     assert.equal(outcome.status, 401);
     assert.equal(outcome.body.error.code, 'missing_api_key');
   });
 
   test('a key without ws:connect is refused with 403', async () => {
     const narrow = await newKey({ name: 'no ws', scopes: ['system:read'] });
-    const outcome = await connect(server.url, { key: narrow.key });
+    const outcome = await connect(fixture.server.url, { key: narrow.key });
     assert.equal(outcome.status, 403);
     assert.equal(outcome.body.error.details.required_scope, 'ws:connect');
   });
@@ -83,11 +73,11 @@ describe('WebSocket /ws', () => {
   test('the sixth connection attempt in a minute is refused for rate limit', async () => {
     const key = (await newKey({ name: 'ws defaults' })).key;
     for (let attempt = 1; attempt <= 5; attempt++) {
-      const outcome = await connect(server.url, { key });
+      const outcome = await connect(fixture.server.url, { key });
       assert.equal(outcome.hello?.type, 'hello', `attempt ${attempt}`);
       outcome.socket?.close();
     }
-    const refused = await connect(server.url, { key });
+    const refused = await connect(fixture.server.url, { key });
     assert.equal(refused.status, 429);
     assert.equal(refused.body.error.code, 'rate_limited');
     assert.equal(refused.body.error.details.scope, 'ws:connect');
@@ -95,18 +85,18 @@ describe('WebSocket /ws', () => {
 
   test('ws:connect is counted apart from system:read', async () => {
     const key = (await newKey({ name: 'separate', rate_limits: { 'system:read': 1 } })).key;
-    await request(server.url, 'GET', '/api/system/gpu', { key });
-    assert.equal((await request(server.url, 'GET', '/api/system/gpu', { key })).status, 429);
-    const outcome = await connect(server.url, { key });
+    await request(fixture.server.url, 'GET', '/api/system/gpu', { key });
+    assert.equal((await request(fixture.server.url, 'GET', '/api/system/gpu', { key })).status, 429);
+    const outcome = await connect(fixture.server.url, { key });
     assert.equal(outcome.hello?.type, 'hello');
     outcome.socket?.close();
   });
 
   test('revoking a key closes its open connections', async () => {
     const created = await newKey({ name: 'to revoke' });
-    const outcome = await connect(server.url, { key: created.key });
+    const outcome = await connect(fixture.server.url, { key: created.key });
     const closed = new Promise<number>((resolve) => outcome.socket!.once('close', (code) => resolve(code)));
-    await request(server.url, 'POST', `/api/api-keys/${created.key_id}/revoke`, { key: admin.key });
+    await request(fixture.server.url, 'POST', `/api/api-keys/${created.key_id}/revoke`, { key: fixture.admin.key });
     assert.equal(await closed, 4001);
   });
 });

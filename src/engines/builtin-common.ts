@@ -1,3 +1,4 @@
+import { asciiFold } from '../text/ascii-fold.js';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -74,6 +75,11 @@ export function requireSpeakableText(text: string): string {
 /** Angle brackets would be read as markup by pico and spoken as words by festival. */
 export function stripAngleBrackets(text: string): string {
   return text.replace(/[<>]/g, ' ');
+}
+
+/** Festival and Flite read bytes: non-ASCII letters get dropped or mangled, and `<`/`>` are spoken. */
+export function asciiPlainText(text: string): string {
+  return stripAngleBrackets(asciiFold(text));
 }
 
 /** Splits text at sentence boundaries into pieces of at most maxBytes UTF-8 bytes each. */

@@ -29,6 +29,14 @@ export const LICENSES = {
   italian: 'GPL-2.0-or-later',
 } as const;
 
+/** The catalog's voices among the names an engine says are installed. */
+export function installedVoices(engine: string, catalog: Record<string, VoiceEntry>, installed: Iterable<string>): VoiceInfo[] {
+  const names = new Set(installed);
+  return Object.entries(catalog)
+    .filter(([name]) => names.has(name))
+    .map(([name, entry]) => voiceInfo(engine, name, entry));
+}
+
 export function voiceInfo(engine: string, voiceName: string, entry: VoiceEntry): VoiceInfo {
   return {
     id: `${engine}:${voiceName}`,

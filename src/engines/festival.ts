@@ -1,8 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { asciiFold } from '../text/ascii-fold.js';
-import { createBuiltinSynthesizer, probeInstalled, readWavOutput, runEngineProgram, stripAngleBrackets, type BuiltinOptions, type PieceJob } from './builtin-common.js';
-import { FESTIVAL_VOICES, voiceInfo } from './builtin-voices.js';
+import { createBuiltinSynthesizer, probeInstalled, readWavOutput, runEngineProgram, asciiPlainText, type BuiltinOptions, type PieceJob } from './builtin-common.js';
+import { FESTIVAL_VOICES, installedVoices } from './builtin-voices.js';
 import type { EngineCapabilities, EngineDescriptor, SynthesisResult, Synthesizer, VoiceInfo, WordTiming } from './types.js';
 
 /**
@@ -69,15 +68,7 @@ export function parseVoiceList(output: string): string[] {
 
 async function discoverVoices(): Promise<VoiceInfo[]> {
   const { stdout } = await runEngineProgram(PROGRAM, ['-b', '(print (voice.list))'], { signal: AbortSignal.timeout(20_000), failsOn: FESTIVAL_ERROR });
-  const installed = new Set(parseVoiceList(stdout.toString('utf8')));
-  return Object.entries(FESTIVAL_VOICES)
-    .filter(([name]) => installed.has(name))
-    .map(([name, entry]) => voiceInfo('festival', name, entry));
-}
-
-/** Festival reads bytes: non-ASCII letters get dropped or spelled, and `<`/`>` are spoken. */
-function prepareText(text: string): string {
-  return stripAngleBrackets(asciiFold(text));
+  return installedVoices('festival', FESTIVAL_VOICES, parseVoiceList(stdout.toString('utf8')));
 }
 
 /** Parses the script's `start end word` lines. */
@@ -101,7 +92,7 @@ async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
 }
 
 export function createFestivalSynthesizer(options: BuiltinOptions = {}): Synthesizer {
-  return createBuiltinSynthesizer({ capabilities, discoverVoices, prepareText, renderPiece }, options);
+  return createBuiltinSynthesizer({ capabilities, discoverVoices, prepareText: asciiPlainText, renderPiece }, options);
 }
 
 export const festivalEngine: EngineDescriptor<Synthesizer> = {

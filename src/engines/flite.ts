@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { asciiFold } from '../text/ascii-fold.js';
-import { createBuiltinSynthesizer, probeInstalled, readWavOutput, runEngineProgram, stripAngleBrackets, type BuiltinOptions, type PieceJob } from './builtin-common.js';
-import { FLITE_VOICES, voiceInfo } from './builtin-voices.js';
+import { createBuiltinSynthesizer, probeInstalled, readWavOutput, runEngineProgram, asciiPlainText, type BuiltinOptions, type PieceJob } from './builtin-common.js';
+import { FLITE_VOICES, installedVoices } from './builtin-voices.js';
 import type { EngineCapabilities, EngineDescriptor, PhonemeTiming, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
 
 /** Flite: CMU's small engine with its voices compiled in; 16 kHz English voices. */
@@ -30,15 +29,7 @@ export function parseVoiceList(output: string): string[] {
 /** Flite falls back to its 8 kHz kal voice for unknown names, so only `-lv` tells what exists. */
 async function discoverVoices(): Promise<VoiceInfo[]> {
   const { stdout } = await runEngineProgram(PROGRAM, ['-lv'], { signal: AbortSignal.timeout(10_000) });
-  const installed = new Set(parseVoiceList(stdout.toString('utf8')));
-  return Object.entries(FLITE_VOICES)
-    .filter(([name]) => installed.has(name))
-    .map(([name, entry]) => voiceInfo('flite', name, entry));
-}
-
-/** Flite reads bytes and mangles non-ASCII letters; brackets are stripped as for Festival. */
-function prepareText(text: string): string {
-  return stripAngleBrackets(asciiFold(text));
+  return installedVoices('flite', FLITE_VOICES, parseVoiceList(stdout.toString('utf8')));
 }
 
 /** Parses `-psdur` output, `phoneme:end-seconds` pairs; pauses advance time only. */
@@ -64,7 +55,7 @@ async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
 }
 
 export function createFliteSynthesizer(options: BuiltinOptions = {}): Synthesizer {
-  return createBuiltinSynthesizer({ capabilities, discoverVoices, prepareText, renderPiece }, options);
+  return createBuiltinSynthesizer({ capabilities, discoverVoices, prepareText: asciiPlainText, renderPiece }, options);
 }
 
 export const fliteEngine: EngineDescriptor<Synthesizer> = {

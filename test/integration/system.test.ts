@@ -92,3 +92,18 @@ describe('system endpoints and HTTP protections', () => {
     assert.equal(response.headers['access-control-allow-origin'], undefined);
   });
 });
+
+describe('CORS allow-list', () => {
+  const fixture = serverWithAdmin({ args: ['--cors-origins', 'https://app.example'] });
+
+  test('only configured origins get CORS headers, and preflights name the API key header', async () => {
+    const get = (origin: string) => request(fixture.server.url, 'GET', '/api/system/gpu', { key: fixture.admin.key, headers: { origin } });
+    assert.equal((await get('https://app.example')).headers['access-control-allow-origin'], 'https://app.example');
+    assert.equal((await get('https://evil.example')).headers['access-control-allow-origin'], undefined);
+    const preflight = await request(fixture.server.url, 'OPTIONS', '/api/system/gpu', {
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
+    });
+    assert.equal(preflight.status, 204);
+    assert.match(String(preflight.headers['access-control-allow-headers']), /x-api-key/);
+  });
+});

@@ -13,6 +13,8 @@ import { SHARED_MODELS } from '../helpers/paths.js';
 import { cli, removeDir, tempDir } from '../helpers/timbre.js';
 
 const SHARED = SHARED_MODELS;
+/** The source folder as it appears in messages, as a regular-expression fragment. */
+const SOURCE = SHARED.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const SILERO_SHA = '1a153a22f4509e292a94e67d6f9b85e8deb25b4988682b7e174c65279d8788e3';
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -26,10 +28,10 @@ describe('timbre models with --from a ../shared/models-style folder', () => {
   test('install --defaults installs silero-vad verified and names what the incomplete models lack', async () => {
     const result = await cli(['models', 'install', '--defaults', '--from', SHARED, '--models-dir', modelsDir]);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /✓ silero-vad installed in .*\(from \/work\/shared\/models\/asr; sha256 verified\)/);
-    assert.match(result.stdout, /kokoro-multi-lang-v1_0-int8: incomplete in \/work\/shared\/models\/kokoro: model\.int8\.onnx missing/);
-    assert.match(result.stdout, /pocket-tts-int8: incomplete in \/work\/shared\/models\/pocket-tts: lm_flow\.int8\.onnx, lm_main\.int8\.onnx, encoder\.onnx, decoder\.int8\.onnx, text_conditioner\.onnx missing/);
-    assert.match(result.stdout, /whisper-tiny\.en: not in \/work\/shared\/models/);
+    assert.match(result.stdout, new RegExp(`✓ silero-vad installed in .*\\(from ${SOURCE}\\/asr; sha256 verified\\)`));
+    assert.match(result.stdout, new RegExp(`kokoro-multi-lang-v1_0-int8: incomplete in ${SOURCE}\\/kokoro: model\\.int8\\.onnx missing`));
+    assert.match(result.stdout, new RegExp(`pocket-tts-int8: incomplete in ${SOURCE}\\/pocket-tts: lm_flow\\.int8\\.onnx, lm_main\\.int8\\.onnx, encoder\\.onnx, decoder\\.int8\\.onnx, text_conditioner\\.onnx missing`));
+    assert.match(result.stdout, new RegExp(`whisper-tiny\\.en: not in ${SOURCE}`));
     assert.equal(sha256(await readFile(join(modelsDir, 'silero-vad', 'silero_vad.onnx'))), SILERO_SHA);
     assert.deepEqual(await readdir(modelsDir), ['silero-vad'], 'nothing but the installed model is left behind');
   });
@@ -55,7 +57,7 @@ describe('timbre models with --from a ../shared/models-style folder', () => {
   test('a model asked for by name that is incomplete in the source fails; unknown names are refused', async () => {
     const named = await cli(['models', 'install', 'pocket-tts-int8', '--models-dir', modelsDir], { TIMBRE_MODELS_FROM: SHARED });
     assert.equal(named.code, 1);
-    assert.match(named.stdout, /pocket-tts-int8: incomplete in \/work\/shared\/models\/pocket-tts/);
+    assert.match(named.stdout, new RegExp(`pocket-tts-int8: incomplete in ${SOURCE}\\/pocket-tts`));
     const unknown = await cli(['models', 'install', '../../etc', '--from', SHARED, '--models-dir', modelsDir]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /Unknown model "..\/..\/etc"/);

@@ -6,11 +6,13 @@ import { festivalEngine } from './festival.js';
 import { fliteEngine } from './flite.js';
 import { picoEngine } from './pico.js';
 import { pocketsphinxEngine } from './pocketsphinx.js';
+import { createKittenEngine } from './sherpa/kitten.js';
 import { createKokoroEngine } from './sherpa/kokoro.js';
 import { createPocketTtsEngine } from './sherpa/pocket-tts.js';
 import { createSileroVadEngine } from './sherpa/silero-vad.js';
 import { createSpeakerEmbeddingEngine } from './sherpa/speaker-embedding.js';
 import { createWhisperEngine } from './sherpa/whisper.js';
+import { createZipVoiceEngine } from './sherpa/zipvoice.js';
 import type { EngineDescriptor } from './types.js';
 import { acousticVoiceprintEngine } from './voiceprint.js';
 
@@ -19,7 +21,9 @@ export const BUILTIN_ENGINES: readonly EngineDescriptor[] = [picoEngine, espeakE
 
 const NEURAL_FACTORIES: Record<string, (modelDir: string) => EngineDescriptor> = {
   kokoro: createKokoroEngine,
+  kitten: createKittenEngine,
   'pocket-tts': createPocketTtsEngine,
+  zipvoice: createZipVoiceEngine,
   whisper: createWhisperEngine,
   'speaker-embedding': createSpeakerEmbeddingEngine,
   'silero-vad': createSileroVadEngine,

@@ -38,6 +38,8 @@ export interface CatalogModel {
   /** BCP-47 tags; `*` means language-independent. */
   languages: string[];
   archive: CatalogArchive;
+  /** Bare files published apart from the archive that belong in the model folder (ZipVoice's vocoder). */
+  extras?: (CatalogFile & { url: string })[];
   files: CatalogFile[];
   /** Folder holding this model's files in a `../shared/models`-style source (`--from`). */
   sharedPath: string;
@@ -114,6 +116,31 @@ const BUILT_IN: CatalogModel[] = [
     sharedPath: 'pocket-tts',
   },
   {
+    name: 'kitten-nano-en-v0_2-fp16',
+    engine: 'kitten',
+    kind: 'synthesizer',
+    description: 'KittenTTS nano v0.2: small English preset voices, blendable',
+    license: 'Apache-2.0',
+    licenseNote: 'The pack also carries espeak-ng-data (GPL-3.0-or-later)',
+    languages: ['en-US'],
+    archive: unverified('tts-models/kitten-nano-en-v0_2-fp16.tar.bz2', 'kitten-nano-en-v0_2-fp16'),
+    files: ['model.fp16.onnx', 'voices.bin', 'tokens.txt'].map(unknown),
+    sharedPath: 'kitten',
+  },
+  {
+    name: 'zipvoice-distill-int8-zh-en-emilia',
+    engine: 'zipvoice',
+    kind: 'synthesizer',
+    description: 'ZipVoice distilled int8: zero-shot cloning from a reference recording and its transcript (Chinese, English)',
+    license: 'Apache-2.0',
+    licenseNote: 'Trained on Emilia (reportedly CC-BY-NC-4.0: check before commercial use); Vocos vocoder MIT; clone a voice only with the speaker\'s consent',
+    languages: ['zh', 'en'],
+    archive: unverified('tts-models/sherpa-onnx-zipvoice-distill-int8-zh-en-emilia.tar.bz2', 'sherpa-onnx-zipvoice-distill-int8-zh-en-emilia'),
+    extras: [{ url: `${BASE_URL}vocoder-models/vocos_24khz.onnx`, path: 'vocos_24khz.onnx', bytes: null, sha256: null }],
+    files: ['encoder.int8.onnx', 'decoder.int8.onnx', 'tokens.txt', 'lexicon.txt', 'vocos_24khz.onnx'].map(unknown),
+    sharedPath: 'zipvoice',
+  },
+  {
     name: 'whisper-tiny.en',
     engine: 'whisper',
     kind: 'recognizer',
@@ -178,9 +205,13 @@ export function entryProblems(model: CatalogModel): string[] {
   if (model.archive?.rootDir !== undefined && !isSafeRelativePath(model.archive.rootDir)) problems.push(`rootDir "${model.archive.rootDir}" is not safe`);
   if (!/^https?:\/\//.test(model.archive?.url ?? '')) problems.push('archive.url must be an http(s) URL');
   if (!Array.isArray(model.files) || model.files.length === 0) problems.push('files must list at least one file');
-  for (const file of model.files ?? []) {
+  for (const file of [...(model.files ?? []), ...(model.extras ?? [])]) {
     if (!isSafeRelativePath(file.path)) problems.push(`file path "${file.path}" is not safe`);
     if (file.sha256 !== null && !SHA256.test(file.sha256)) problems.push(`${file.path}: sha256 must be 64 lowercase hex digits`);
+  }
+  for (const extra of model.extras ?? []) {
+    if (!/^https?:\/\//.test(extra.url)) problems.push(`${extra.path}: url must be an http(s) URL`);
+    if (!model.files.some((file) => file.path === extra.path)) problems.push(`${extra.path}: an extra must also be listed in files`);
   }
   if (model.archive?.sha256 != null && !SHA256.test(model.archive.sha256)) problems.push('archive.sha256 must be 64 lowercase hex digits');
   return problems;

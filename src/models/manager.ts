@@ -161,6 +161,16 @@ async function unpack(archive: string, stage: string, model: CatalogModel): Prom
   return model.archive.rootDir ? join(stage, model.archive.rootDir) : stage;
 }
 
+/** Downloads the model's bare extra files into the unpacked folder. */
+async function addExtras(modelsDir: string, model: CatalogModel, ready: string, options: InstallOptions): Promise<void> {
+  for (const extra of model.extras ?? []) {
+    const partial = join(modelsDir, `.${model.name}.${extra.path}.download`);
+    const fetched = await download(extra.url, partial, { bytes: extra.bytes, sha256: extra.sha256, onProgress: options.onProgress, allowLoopbackHttp: testMode() });
+    if (extra.sha256 === null) options.onWarning?.(`${model.name}: the catalog pins no sha256 for ${extra.url}, so this download is unverified (its sha256 is ${fetched.sha256})`);
+    await rename(partial, join(ready, extra.path));
+  }
+}
+
 async function installByDownload(modelsDir: string, model: CatalogModel, options: InstallOptions): Promise<InstallResult> {
   const { archive } = model;
   await mkdir(modelsDir, { recursive: true });
@@ -177,10 +187,11 @@ async function installByDownload(modelsDir: string, model: CatalogModel, options
   try {
     return await withStaging(modelsDir, model, async (stage) => {
       const ready = await unpack(partial, stage, model);
+      await addExtras(modelsDir, model, ready, options);
       const problems = await checkFiles(ready, model.files, true);
       if (problems.length > 0) throw new DownloadError(`${model.name}: ${archive.url} does not hold a usable model: ${describeProblems(problems)}`);
       const path = await place(modelsDir, model, ready);
-      return { name: model.name, engine: model.engine, status: 'installed' as const, path, source: archive.url, verification: weakestCheck([archive]) };
+      return { name: model.name, engine: model.engine, status: 'installed' as const, path, source: archive.url, verification: weakestCheck([archive, ...(model.extras ?? [])]) };
     });
   } finally {
     // The archive was complete (it passed the download checks), so there is nothing to resume.

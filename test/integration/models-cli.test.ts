@@ -123,6 +123,11 @@ describe('timbre models install by download (local server, test catalog)', () =>
       entry('test-unverified', `${base}/files/test-model.tar.bz2`, null, null),
       entry('test-plain-http', 'http://example.invalid/test-model.tar.bz2', null, null),
       entry('test-unreachable', 'http://127.0.0.1:9/test-model.tar.bz2', null, null),
+      (() => {
+        const withExtra = entry('test-with-extra', `${base}/files/test-model.tar.bz2`, archive.length, sha256(archive));
+        const vocoder = { path: 'vocoder.onnx', bytes: model.length, sha256: sha256(model) };
+        return { ...withExtra, files: [...withExtra.files, vocoder], extras: [{ ...vocoder, url: `${base}/files/vocoder.onnx` }] };
+      })(),
     ];
     await writeFile(join(served, 'catalog.json'), JSON.stringify(catalog));
   }
@@ -136,6 +141,7 @@ describe('timbre models install by download (local server, test catalog)', () =>
     await writeFile(join(work, 'test-model', 'model.onnx'), model);
     await writeFile(join(work, 'test-model', 'tokens.txt'), 'a 0\nb 1\n');
     execFileSync('tar', ['-cjf', join(served, 'test-model.tar.bz2'), '-C', work, 'test-model']);
+    await writeFile(join(served, 'vocoder.onnx'), model);
     archive = await readFile(join(served, 'test-model.tar.bz2'));
     ({ server, ranges } = fileServer(served));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -167,6 +173,14 @@ describe('timbre models install by download (local server, test catalog)', () =>
     assert.deepEqual(await readdir(modelsDir), ['test-tarball']);
     const listed = JSON.parse((await cli(['models', 'list', '--json', '--models-dir', modelsDir], env)).stdout);
     assert.equal(listed.find((entry: { name: string }) => entry.name === 'test-tarball').state, 'installed');
+  });
+
+  test('a model with a separately published file gets it downloaded and verified into its folder', async () => {
+    const result = await cli(['models', 'install', 'test-with-extra', '--models-dir', modelsDir, '--json'], env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).results[0].verification, 'sha256');
+    assert.deepEqual(await readFile(join(modelsDir, 'test-with-extra', 'vocoder.onnx')), model);
+    assert.deepEqual(await readFile(join(modelsDir, 'test-with-extra', 'model.onnx')), model);
   });
 
   test('an archive without pins installs with a plain warning that it is unverified', async () => {

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
-import { request, serverWithAdmin } from '../helpers/timbre.js';
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { removeDir, request, serverWithAdmin } from '../helpers/timbre.js';
 
 describe('system endpoints and HTTP protections', () => {
   const fixture = serverWithAdmin({ args: ['--max-body-bytes', '2048'] });
@@ -105,5 +109,30 @@ describe('CORS allow-list', () => {
     });
     assert.equal(preflight.status, 204);
     assert.match(String(preflight.headers['access-control-allow-headers']), /x-api-key/);
+  });
+});
+
+describe('engines and models in /api/system/info', () => {
+  const modelsDir = join(tmpdir(), `timbre-corrupt-models-${process.pid}`);
+  before(async () => {
+    await mkdir(join(modelsDir, 'silero-vad'), { recursive: true });
+    await writeFile(join(modelsDir, 'silero-vad', 'silero_vad.onnx'), randomBytes(2_327_524));
+  });
+  after(() => removeDir(modelsDir));
+  const fixture = serverWithAdmin({ args: ['--models-dir', modelsDir] });
+
+  test('built-in engines are available; a corrupt model is reported, not loaded, and the server keeps answering', async () => {
+    const { status, body } = await request(fixture.server.url, 'GET', '/api/system/info', { key: fixture.admin.key });
+    assert.equal(status, 200);
+    const engine = (id: string) => body.engines.find((entry: { id: string }) => entry.id === id);
+    for (const id of ['pico', 'espeak', 'festival', 'flite', 'pocketsphinx', 'acoustic-voiceprint']) assert.equal(engine(id).available, true, id);
+    assert.equal(engine('silero-vad').available, false);
+    assert.match(engine('silero-vad').reason, /silero_vad\.onnx/);
+    assert.equal(engine('kokoro').neural, true);
+    const [model] = body.models;
+    assert.equal(model.name, 'silero-vad');
+    assert.equal(model.license, 'MIT');
+    assert.ok(model.size_bytes > 0);
+    assert.equal((await request(fixture.server.url, 'GET', '/api/system/status', { key: fixture.admin.key })).status, 200);
   });
 });

@@ -8,9 +8,11 @@ import { picoEngine } from './pico.js';
 import { pocketsphinxEngine } from './pocketsphinx.js';
 import { createKittenEngine } from './sherpa/kitten.js';
 import { createKokoroEngine } from './sherpa/kokoro.js';
+import { createMoonshineEngine } from './sherpa/moonshine.js';
 import { createPocketTtsEngine } from './sherpa/pocket-tts.js';
 import { createSileroVadEngine } from './sherpa/silero-vad.js';
 import { createSpeakerEmbeddingEngine } from './sherpa/speaker-embedding.js';
+import { createVitsEngine } from './sherpa/vits.js';
 import { createWhisperEngine } from './sherpa/whisper.js';
 import { createZipVoiceEngine } from './sherpa/zipvoice.js';
 import type { EngineDescriptor } from './types.js';
@@ -24,7 +26,9 @@ const NEURAL_FACTORIES: Record<string, (modelDir: string) => EngineDescriptor> =
   kitten: createKittenEngine,
   'pocket-tts': createPocketTtsEngine,
   zipvoice: createZipVoiceEngine,
+  vits: createVitsEngine,
   whisper: createWhisperEngine,
+  moonshine: createMoonshineEngine,
   'speaker-embedding': createSpeakerEmbeddingEngine,
   'silero-vad': createSileroVadEngine,
 };

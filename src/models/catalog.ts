@@ -141,6 +141,18 @@ const BUILT_IN: CatalogModel[] = [
     sharedPath: 'zipvoice',
   },
   {
+    name: 'piper-en_US-lessac-medium',
+    engine: 'vits',
+    kind: 'synthesizer',
+    description: 'Piper (VITS) en_US lessac medium: one US English voice',
+    license: 'MIT',
+    licenseNote: 'Piper code MIT; the voice data license is in the MODEL_CARD of each voice',
+    languages: ['en-US'],
+    archive: unverified('tts-models/vits-piper-en_US-lessac-medium.tar.bz2', 'vits-piper-en_US-lessac-medium'),
+    files: ['en_US-lessac-medium.onnx', 'tokens.txt'].map(unknown),
+    sharedPath: 'piper-en_US-lessac-medium',
+  },
+  {
     name: 'whisper-tiny.en',
     engine: 'whisper',
     kind: 'recognizer',

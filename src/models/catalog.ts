@@ -141,7 +141,7 @@ const BUILT_IN: CatalogModel[] = [
     sharedPath: 'zipvoice',
   },
   {
-    name: 'piper-en_US-lessac-medium',
+    name: 'piper-en-us-lessac-medium',
     engine: 'vits',
     kind: 'synthesizer',
     description: 'Piper (VITS) en_US lessac medium: one US English voice',
@@ -150,7 +150,7 @@ const BUILT_IN: CatalogModel[] = [
     languages: ['en-US'],
     archive: unverified('tts-models/vits-piper-en_US-lessac-medium.tar.bz2', 'vits-piper-en_US-lessac-medium'),
     files: ['en_US-lessac-medium.onnx', 'tokens.txt'].map(unknown),
-    sharedPath: 'piper-en_US-lessac-medium',
+    sharedPath: 'piper-en-us-lessac-medium',
   },
   {
     name: 'whisper-tiny.en',

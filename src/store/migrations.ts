@@ -21,4 +21,80 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX api_keys_prefix ON api_keys (prefix);
     `,
   },
+  {
+    version: 2,
+    name: 'voices, categories, tasks and the job queue',
+    sql: `
+      CREATE TABLE categories (
+        id         TEXT PRIMARY KEY,
+        name       TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE voices (
+        id           TEXT PRIMARY KEY,
+        type         TEXT NOT NULL CHECK (type IN ('preset', 'clone', 'design')),
+        name         TEXT NOT NULL,
+        engine       TEXT NOT NULL,
+        engine_voice TEXT NOT NULL,
+        language     TEXT NOT NULL,
+        languages    TEXT NOT NULL,
+        gender       TEXT,
+        description  TEXT,
+        license      TEXT,
+        sample_rate  INTEGER,
+        category_id  TEXT REFERENCES categories (id) ON DELETE SET NULL,
+        tags         TEXT NOT NULL DEFAULT '[]',
+        favorite     INTEGER NOT NULL DEFAULT 0,
+        available    INTEGER NOT NULL DEFAULT 1,
+        settings     TEXT NOT NULL DEFAULT '{}',
+        preview_path TEXT,
+        created_at   TEXT NOT NULL,
+        updated_at   TEXT NOT NULL
+      );
+      CREATE INDEX voices_type ON voices (type);
+      CREATE TABLE voice_samples (
+        id          TEXT PRIMARY KEY,
+        voice_id    TEXT NOT NULL REFERENCES voices (id) ON DELETE CASCADE,
+        path        TEXT NOT NULL,
+        duration    REAL NOT NULL,
+        sample_rate INTEGER NOT NULL,
+        transcript  TEXT,
+        created_at  TEXT NOT NULL
+      );
+      CREATE TABLE tasks (
+        id           TEXT PRIMARY KEY,
+        kind         TEXT NOT NULL,
+        owner_key_id TEXT,
+        status       TEXT NOT NULL,
+        voice_id     TEXT,
+        text         TEXT,
+        language     TEXT,
+        format       TEXT,
+        sample_rate  INTEGER,
+        duration     REAL,
+        audio_path   TEXT,
+        timings      TEXT,
+        error        TEXT,
+        job_id       TEXT,
+        created_at   TEXT NOT NULL,
+        updated_at   TEXT NOT NULL
+      );
+      CREATE TABLE jobs (
+        id           TEXT PRIMARY KEY,
+        kind         TEXT NOT NULL,
+        owner_key_id TEXT,
+        task_id      TEXT,
+        state        TEXT NOT NULL CHECK (state IN ('queued', 'running', 'completed', 'failed', 'cancelled')),
+        progress     REAL NOT NULL DEFAULT 0,
+        stage        TEXT,
+        payload      TEXT NOT NULL,
+        result       TEXT,
+        error        TEXT,
+        created_at   TEXT NOT NULL,
+        started_at   TEXT,
+        finished_at  TEXT
+      );
+      CREATE INDEX jobs_state ON jobs (state, created_at);
+    `,
+  },
 ];

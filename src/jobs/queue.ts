@@ -1,0 +1,269 @@
+import { EngineError } from '../engines/types.js';
+import { ApiError } from '../errors.js';
+import type { EventBus } from '../services/events.js';
+import type { JobRepository } from '../store/job-repository.js';
+import { jobNotFound, newJobRecord, now, publishJobEvent, toJobError } from './records.js';
+import { queueStatus, type QueueStatus } from './status.js';
+import type { JobRecord, JobRunner, JobState, SubmitJob } from './types.js';
+
+export interface JobQueueOptions {
+  jobs: JobRepository;
+  events: EventBus;
+  /** Jobs running side by side; 1 on CPU so jobs never fight for cores. */
+  concurrency: number;
+  /** Waiting jobs beyond which `submit` refuses with `queue_full`. */
+  maxQueued: number;
+}
+
+/** Progress can be reported many times a second; SQLite only needs to be roughly current. */
+const PROGRESS_WRITE_INTERVAL_MS = 250;
+/** Completed jobs of a kind whose mean run time estimates the wait. */
+const DURATION_SAMPLE = 20;
+const TERMINAL_STATES: ReadonlySet<JobState> = new Set(['completed', 'failed', 'cancelled']);
+
+interface RunningJob {
+  record: JobRecord;
+  controller: AbortController;
+  lastProgressWrite: number;
+}
+
+type Outcome = { result: Record<string, unknown> } | { error: unknown };
+
+/**
+ * The one compute queue: every synthesis, clone, design, transcription and render runs here, first
+ * in first out, at most `concurrency` at a time. Every state change is written to SQLite and
+ * published to the job's owner (or to everyone for jobs without an owner).
+ */
+export class JobQueue {
+  private readonly runners = new Map<string, JobRunner>();
+  private readonly queued: JobRecord[] = [];
+  private readonly running = new Map<string, RunningJob>();
+  private readonly waiters = new Map<string, ((record: JobRecord) => void)[]>();
+  private pumpScheduled = false;
+  private closed = false;
+
+  constructor(private readonly options: JobQueueOptions) {
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+      throw new RangeError(`Job concurrency must be a positive integer, not ${options.concurrency}`);
+    }
+  }
+
+  register(kind: string, runner: JobRunner): void {
+    if (this.runners.has(kind)) throw new Error(`A runner for job kind ${kind} is already registered`);
+    this.runners.set(kind, runner);
+  }
+
+  /** Queues a job; it starts on a later tick, so the record returned is always `queued`. */
+  submit(input: SubmitJob): JobRecord {
+    if (!this.runners.has(input.kind)) throw new Error(`No runner is registered for job kind ${input.kind}`);
+    const { maxQueued } = this.options;
+    if (this.waitingCount() >= maxQueued) {
+      throw new ApiError(503, 'queue_full', `${maxQueued} jobs are already waiting; try again later`, { max_queued: maxQueued });
+    }
+    const record = newJobRecord(input);
+    this.options.jobs.insert(record);
+    this.enqueue(record);
+    return { ...record };
+  }
+
+  /** The terminal record; a failed or cancelled job resolves too. Only an unknown id rejects. */
+  wait(jobId: string): Promise<JobRecord> {
+    if (!this.activeRecord(jobId)) {
+      const stored = this.options.jobs.findById(jobId);
+      if (!stored) return Promise.reject(jobNotFound(jobId));
+      if (TERMINAL_STATES.has(stored.state)) return Promise.resolve(stored);
+    }
+    // Also reached for a job still queued in SQLite before recover() picks it up.
+    return new Promise((resolve) => this.waiters.set(jobId, [...(this.waiters.get(jobId) ?? []), resolve]));
+  }
+
+  /**
+   * A queued job is cancelled at once. A running one has its signal aborted and is returned still
+   * `running`: it becomes `cancelled` when its runner settles (see `wait`).
+   */
+  cancel(jobId: string): JobRecord {
+    const running = this.running.get(jobId);
+    if (running) {
+      running.controller.abort(new EngineError('cancelled', 'The job was cancelled'));
+      return { ...running.record };
+    }
+    const index = this.queued.findIndex((job) => job.id === jobId);
+    const [record] = index >= 0 ? this.queued.splice(index, 1) : [];
+    if (record) {
+      this.finish(record, 'cancelled', {});
+      return { ...record };
+    }
+    const stored = this.options.jobs.findById(jobId);
+    if (!stored) throw jobNotFound(jobId);
+    throw new ApiError(409, 'job_not_cancellable', `Job ${jobId} is ${stored.state}`, { job_id: jobId, state: stored.state });
+  }
+
+  get(jobId: string): JobRecord | undefined {
+    const active = this.activeRecord(jobId);
+    return active ? { ...active } : this.options.jobs.findById(jobId);
+  }
+
+  status(): QueueStatus {
+    const running = [...this.running.values()].map((job) => job.record);
+    return queueStatus(this.options.concurrency, running, this.queued, (kind) =>
+      this.options.jobs.meanDurationSeconds(kind, DURATION_SAMPLE),
+    );
+  }
+
+  runningFor(ownerKeyId: string, kinds?: string[]): JobRecord[] {
+    return [...this.running.values()]
+      .map((job) => job.record)
+      .filter((record) => record.ownerKeyId === ownerKeyId && (!kinds || kinds.includes(record.kind)))
+      .map((record) => ({ ...record }));
+  }
+
+  /**
+   * Call once at start, after every runner is registered. Restart policy:
+   * - a job that was `running` fails with `interrupted`: its engine call died with the process
+   *   and a half-done run cannot be resumed;
+   * - a job that was `queued` runs again, in its original order: it never started, its payload
+   *   is in SQLite, and its owner may still be waiting for it (task status, WebSocket). Only a
+   *   queued job of a kind no runner handles any more fails with `interrupted` instead.
+   */
+  recover(): { requeued: number; interrupted: number } {
+    let requeued = 0;
+    let interrupted = 0;
+    for (const record of this.options.jobs.listByState('running')) {
+      if (this.activeRecord(record.id)) continue;
+      this.interrupt(record, 'The service stopped while the job was running');
+      interrupted += 1;
+    }
+    for (const record of this.options.jobs.listByState('queued')) {
+      if (this.activeRecord(record.id)) continue;
+      if (this.runners.has(record.kind)) {
+        this.enqueue(record);
+        requeued += 1;
+      } else {
+        this.interrupt(record, `No runner handles job kind ${record.kind} any more`);
+        interrupted += 1;
+      }
+    }
+    return { requeued, interrupted };
+  }
+
+  /**
+   * Aborts the running jobs and resolves once they have ended `cancelled`; starts nothing more.
+   * Queued jobs stay queued in SQLite and run after the next start (recover), so `wait` on one of
+   * them does not settle in this process.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    const stopping = [...this.running.values()].map((job) => {
+      job.controller.abort(new EngineError('cancelled', 'The service is stopping'));
+      return this.wait(job.record.id);
+    });
+    await Promise.all(stopping);
+  }
+
+  /** Jobs still waiting once the next tick fills the free slots: a burst of submits counts alike. */
+  private waitingCount(): number {
+    const free = this.closed ? 0 : this.options.concurrency - this.running.size;
+    return Math.max(0, this.queued.length - free);
+  }
+
+  private activeRecord(jobId: string): JobRecord | undefined {
+    return this.running.get(jobId)?.record ?? this.queued.find((job) => job.id === jobId);
+  }
+
+  private enqueue(record: JobRecord): void {
+    this.queued.push(record);
+    this.publish(record, 'job.queued', { position: this.queued.length });
+    this.schedulePump();
+  }
+
+  /** Starting on a microtask lets the caller of submit see `queued` and subscribe before the runner runs. */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    queueMicrotask(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (!this.closed && this.running.size < this.options.concurrency) {
+      const record = this.queued.shift();
+      if (!record) return;
+      this.start(record);
+    }
+  }
+
+  private start(record: JobRecord): void {
+    const runner = this.runners.get(record.kind);
+    if (!runner) throw new Error(`No runner is registered for job kind ${record.kind}`);
+    record.state = 'running';
+    record.startedAt = now();
+    this.options.jobs.save(record);
+    this.publish(record, 'job.started', {});
+    const job: RunningJob = { record, controller: new AbortController(), lastProgressWrite: 0 };
+    this.running.set(record.id, job);
+    const context = {
+      signal: job.controller.signal,
+      progress: (fraction: number, stage?: string, extra?: Record<string, unknown>) => this.progress(job, fraction, stage, extra),
+    };
+    // Through a promise so that a runner throwing synchronously fails its job like a rejection.
+    Promise.resolve()
+      .then(() => runner(record.payload, context, { ...record }))
+      .then(
+        (result) => this.settle(job, { result }),
+        (error: unknown) => this.settle(job, { error }),
+      );
+  }
+
+  private progress(job: RunningJob, fraction: number, stage?: string, extra: Record<string, unknown> = {}): void {
+    const { record } = job;
+    if (record.state !== 'running' || !Number.isFinite(fraction)) return;
+    record.progress = Math.min(1, Math.max(0, fraction));
+    if (stage !== undefined) record.stage = stage;
+    // Skipped writes are not lost: the terminal write carries the latest progress.
+    const at = Date.now();
+    if (at - job.lastProgressWrite >= PROGRESS_WRITE_INTERVAL_MS) {
+      job.lastProgressWrite = at;
+      this.options.jobs.save(record);
+    }
+    this.publish(record, 'job.progress', { ...extra, progress: record.progress, stage: record.stage });
+  }
+
+  /** An aborted signal wins over the outcome: a cancelled runner often ends by throwing its reason. */
+  private settle(job: RunningJob, outcome: Outcome): void {
+    const { record } = job;
+    this.running.delete(record.id);
+    if (job.controller.signal.aborted) {
+      this.finish(record, 'cancelled', {});
+    } else if ('result' in outcome) {
+      record.progress = 1;
+      record.result = outcome.result ?? {};
+      this.finish(record, 'completed', record.result);
+    } else {
+      record.error = toJobError(outcome.error);
+      this.finish(record, 'failed', { error: record.error });
+    }
+    this.schedulePump();
+  }
+
+  private interrupt(record: JobRecord, message: string): void {
+    record.error = { code: 'interrupted', message, details: {} };
+    this.finish(record, 'failed', { error: record.error });
+  }
+
+  /** Records a terminal state, tells the owner, and resolves everyone waiting for the job. */
+  private finish(record: JobRecord, state: 'completed' | 'failed' | 'cancelled', data: Record<string, unknown>): void {
+    record.state = state;
+    record.finishedAt = now();
+    this.options.jobs.save(record);
+    this.publish(record, `job.${state}`, data);
+    const waiters = this.waiters.get(record.id) ?? [];
+    this.waiters.delete(record.id);
+    for (const resolve of waiters) resolve({ ...record });
+  }
+
+  private publish(record: JobRecord, type: string, data: Record<string, unknown>): void {
+    publishJobEvent(this.options.events, record, type, data);
+  }
+}

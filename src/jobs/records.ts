@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { EngineError } from '../engines/types.js';
+import { ApiError } from '../errors.js';
+import type { Audience, EventBus } from '../services/events.js';
+import type { JobError, JobRecord, SubmitJob } from './types.js';
+
+export const now = () => new Date().toISOString();
+
+/** A fresh `queued` record; 12 random bytes make ids unguessable as well as unique. */
+export function newJobRecord(input: SubmitJob): JobRecord {
+  return {
+    id: `job_${randomBytes(12).toString('base64url')}`,
+    kind: input.kind,
+    ownerKeyId: input.ownerKeyId,
+    taskId: input.taskId ?? null,
+    state: 'queued',
+    progress: 0,
+    stage: null,
+    payload: input.payload,
+    result: null,
+    error: null,
+    createdAt: now(),
+    startedAt: null,
+    finishedAt: null,
+  };
+}
+
+/** ApiError and EngineError keep their code; anything else is a bug, reported as internal_error. */
+export function toJobError(error: unknown): JobError {
+  if (error instanceof ApiError || error instanceof EngineError) {
+    return { code: error.code, message: error.message, details: error.details };
+  }
+  return { code: 'internal_error', message: error instanceof Error ? error.message : String(error), details: {} };
+}
+
+export function jobNotFound(jobId: string): ApiError {
+  return new ApiError(404, 'job_not_found', `No job ${jobId}`, { job_id: jobId });
+}
+
+/**
+ * Publishes a job event to the job's owner, or to everyone for a job without one. The identifying
+ * fields go last so a runner's result or progress extras cannot overwrite them.
+ */
+export function publishJobEvent(events: EventBus, record: JobRecord, type: string, data: Record<string, unknown>): void {
+  const audience: Audience = record.ownerKeyId === null ? { everyone: true } : { keyId: record.ownerKeyId };
+  events.publish({ type, audience, data: { ...data, job_id: record.id, kind: record.kind, task_id: record.taskId } });
+}

@@ -1,0 +1,110 @@
+import type { Db } from './database.js';
+import type { JobError, JobRecord, JobState } from '../jobs/types.js';
+
+interface JobRow {
+  id: string;
+  kind: string;
+  owner_key_id: string | null;
+  task_id: string | null;
+  state: JobState;
+  progress: number;
+  stage: string | null;
+  payload: string;
+  result: string | null;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+function parseOrNull<T>(text: string | null): T | null {
+  return text === null ? null : (JSON.parse(text) as T);
+}
+
+function fromRow(row: JobRow): JobRecord {
+  return {
+    id: row.id,
+    kind: row.kind,
+    ownerKeyId: row.owner_key_id,
+    taskId: row.task_id,
+    state: row.state,
+    progress: row.progress,
+    stage: row.stage,
+    payload: JSON.parse(row.payload) as unknown,
+    result: parseOrNull<Record<string, unknown>>(row.result),
+    error: parseOrNull<JobError>(row.error),
+    createdAt: row.created_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+/** The fields that change while a job moves through the queue, as column values. */
+function mutableColumns(record: JobRecord) {
+  return {
+    id: record.id,
+    state: record.state,
+    progress: record.progress,
+    stage: record.stage,
+    result: record.result === null ? null : JSON.stringify(record.result),
+    error: record.error === null ? null : JSON.stringify(record.error),
+    startedAt: record.startedAt,
+    finishedAt: record.finishedAt,
+  };
+}
+
+export class JobRepository {
+  constructor(private readonly db: Db) {}
+
+  insert(record: JobRecord): void {
+    this.db
+      .prepare(
+        `INSERT INTO jobs (id, kind, owner_key_id, task_id, state, progress, stage, payload, result, error, created_at, started_at, finished_at)
+         VALUES (@id, @kind, @ownerKeyId, @taskId, @state, @progress, @stage, @payload, @result, @error, @createdAt, @startedAt, @finishedAt)`,
+      )
+      .run({
+        ...mutableColumns(record),
+        kind: record.kind,
+        ownerKeyId: record.ownerKeyId,
+        taskId: record.taskId,
+        // `undefined` is not JSON; store it as null so the row always parses back.
+        payload: JSON.stringify(record.payload ?? null),
+        createdAt: record.createdAt,
+      });
+  }
+
+  /** Writes the record's state, progress, outcome and timestamps (the rest never changes). */
+  save(record: JobRecord): void {
+    this.db
+      .prepare(
+        `UPDATE jobs SET state = @state, progress = @progress, stage = @stage, result = @result, error = @error,
+           started_at = @startedAt, finished_at = @finishedAt
+         WHERE id = @id`,
+      )
+      .run(mutableColumns(record));
+  }
+
+  findById(id: string): JobRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
+    return row && fromRow(row);
+  }
+
+  /** Jobs in a state, oldest first; rowid breaks ties between jobs created in the same millisecond. */
+  listByState(state: JobState): JobRecord[] {
+    const rows = this.db.prepare('SELECT * FROM jobs WHERE state = ? ORDER BY created_at, rowid').all(state) as JobRow[];
+    return rows.map(fromRow);
+  }
+
+  /** Mean run time in seconds of the last `sampleSize` completed jobs of a kind, or null without any. */
+  meanDurationSeconds(kind: string, sampleSize: number): number | null {
+    const row = this.db
+      .prepare(
+        `SELECT avg((julianday(finished_at) - julianday(started_at)) * 86400) AS mean
+         FROM (SELECT started_at, finished_at FROM jobs
+               WHERE kind = ? AND state = 'completed' AND started_at IS NOT NULL AND finished_at IS NOT NULL
+               ORDER BY finished_at DESC, rowid DESC LIMIT ?)`,
+      )
+      .get(kind, sampleSize) as { mean: number | null };
+    return row.mean;
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Limits on the text a request asks to speak, checked before any engine is involved so that a
+ * client learns about an empty or oversized text at once rather than from a failed job.
+ */
+import { ApiError } from '../errors.js';
+
+/** Whitespace and the invisible characters that speak as nothing. */
+const NOTHING_TO_SAY = /^[\s\u00AD\u200B-\u200D\u2060\uFEFF]*$/u;
+
+/**
+ * Throws 400 `text_empty` for empty or whitespace-only text and 413 `text_too_long` when the text
+ * has more than `maxChars` characters. Characters are Unicode code points, so an emoji or a
+ * supplementary CJK character counts once.
+ */
+export function checkTextLength(text: string, maxChars: number): void {
+  if (NOTHING_TO_SAY.test(text)) throw new ApiError(400, 'text_empty', 'The text is empty');
+  let length = 0;
+  for (const _ of text) length++;
+  if (length > maxChars) {
+    throw new ApiError(413, 'text_too_long', `The text has ${length} characters; the limit is ${maxChars}`, {
+      length,
+      max_chars: maxChars,
+    });
+  }
+}

@@ -1,0 +1,100 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { ApiError } from '../../errors.js';
+import type { VoiceService } from '../../services/voices.js';
+import { withErrors } from '../schemas.js';
+
+/** Largest archive accepted by import and preview; JSON routes keep TIMBRE_MAX_BODY_BYTES. */
+export const ARCHIVE_BODY_LIMIT = 200 * 1024 * 1024;
+const ZIP = 'application/zip';
+
+/** The raw zip body: typeless, so validation lets the parsed Buffer through (OpenAPI 3.1 describes binary content so). */
+const ZipBodySchema = Type.Unsafe<Buffer>({ contentMediaType: ZIP, description: `A voice archive (zip with manifest.json and samples/<voice id>/<n>.wav), at most ${ARCHIVE_BODY_LIMIT / (1024 * 1024)} MB` });
+
+const ZipResponseSchema = { description: 'A voice archive', content: { [ZIP]: { schema: { type: 'string', format: 'binary' } } } };
+
+const ExportBodySchema = Type.Object(
+  { voice_ids: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 1000, uniqueItems: true, description: 'Clone or design voices' }) },
+  { additionalProperties: false },
+);
+
+const ProblemSchema = Type.Object({ code: Type.String(), message: Type.String() });
+
+const PreviewSchema = Type.Object({
+  voices: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      type: Type.String(),
+      conflict: Type.Union([Type.Literal('none'), Type.Literal('id_exists')], { description: 'id_exists: import skips it, or renames it with on_conflict=rename' }),
+    }),
+  ),
+  problems: Type.Array(ProblemSchema, { description: 'Why the archive cannot be imported; empty when it can' }),
+});
+
+const ImportQuerySchema = Type.Object(
+  { on_conflict: Type.Optional(Type.Union([Type.Literal('skip'), Type.Literal('rename')], { default: 'skip', description: 'What to do with a voice whose id exists here' })) },
+  { additionalProperties: false },
+);
+
+const ImportResultSchema = Type.Object({
+  imported: Type.Array(Type.String(), { description: 'Ids of the imported voices, in manifest order' }),
+  skipped: Type.Array(Type.String(), { description: 'Archive ids not imported because they exist here' }),
+  renamed: Type.Record(Type.String(), Type.String(), { description: 'Archive id → new id' }),
+});
+
+const read = { scope: 'voices:read' } as const;
+const write = { scope: 'voices:write' } as const;
+const tags = ['Voices'];
+
+function zipBody(request: FastifyRequest): Buffer {
+  if (!Buffer.isBuffer(request.body)) throw new ApiError(415, 'unsupported_media_type', `Send the archive as the request body with Content-Type: ${ZIP}`);
+  return request.body;
+}
+
+export const voiceArchiveRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceService }> = async (app, { voices }) => {
+  // Only the routes of this plugin take zip bodies.
+  app.addContentTypeParser(ZIP, { parseAs: 'buffer', bodyLimit: ARCHIVE_BODY_LIMIT }, (_request, body, done) => done(null, body));
+
+  app.post('/api/voices/export', {
+    config: read,
+    schema: {
+      tags,
+      summary: 'Download clone and design voices with their samples as a zip archive',
+      description: 'Presets are refused with 400 voice_not_exportable; an unknown id gives 404 voice_not_found.',
+      body: ExportBodySchema,
+      response: withErrors({ 200: ZipResponseSchema, 404: Type.Ref('ErrorEnvelope') }),
+    },
+    handler: async (request, reply) => {
+      const zip = await voices.archive.export(request.body.voice_ids);
+      return reply.type(ZIP).header('content-disposition', 'attachment; filename="timbre-voices.zip"').send(Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength));
+    },
+  });
+
+  app.post('/api/voices/import/preview', {
+    config: write,
+    schema: {
+      tags,
+      summary: 'What importing an archive would do, without writing anything',
+      consumes: [ZIP],
+      body: ZipBodySchema,
+      response: withErrors({ 200: PreviewSchema, 413: Type.Ref('ErrorEnvelope'), 415: Type.Ref('ErrorEnvelope') }),
+    },
+    handler: async (request) => voices.archive.preview(zipBody(request)),
+  });
+
+  app.post('/api/voices/import', {
+    config: write,
+    schema: {
+      tags,
+      summary: 'Import the voices of an archive',
+      description: 'An archive with any problem (see the preview) is refused with 400 archive_invalid and details.problems; nothing is written then.',
+      consumes: [ZIP],
+      querystring: ImportQuerySchema,
+      body: ZipBodySchema,
+      response: withErrors({ 200: ImportResultSchema, 413: Type.Ref('ErrorEnvelope'), 415: Type.Ref('ErrorEnvelope') }),
+    },
+    handler: async (request) => voices.archive.import(zipBody(request), request.query.on_conflict ?? 'skip'),
+  });
+};

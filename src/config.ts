@@ -25,6 +25,12 @@ export interface Config {
   engineIdleSeconds: number;
   /** Resident memory an engine host may use before its job fails (`engine_out_of_memory`). */
   engineMemoryMb: number;
+  /** Longest text one generation request may carry. */
+  maxTextChars: number;
+  /** Jobs running side by side on the compute queue. */
+  queueConcurrency: number;
+  /** Jobs that may wait in the queue; more are refused with `queue_full`. */
+  queueMaxQueued: number;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -65,6 +71,9 @@ export const SETTINGS = [
   { key: 'engineTimeoutSeconds', env: 'TIMBRE_ENGINE_TIMEOUT_SECONDS', flag: 'engine-timeout-seconds', description: 'Longest engine job', parse: integer(1, 86_400) },
   { key: 'engineIdleSeconds', env: 'TIMBRE_ENGINE_IDLE_SECONDS', flag: 'engine-idle-seconds', description: 'Idle time before an engine unloads', parse: integer(1, 86_400) },
   { key: 'engineMemoryMb', env: 'TIMBRE_ENGINE_MEMORY_MB', flag: 'engine-memory-mb', description: 'Memory limit of an engine host', parse: integer(64, 1 << 20) },
+  { key: 'maxTextChars', env: 'TIMBRE_MAX_TEXT_CHARS', flag: 'max-text-chars', description: 'Longest text per generation', parse: integer(1, 1_000_000) },
+  { key: 'queueConcurrency', env: 'TIMBRE_QUEUE_CONCURRENCY', flag: 'queue-concurrency', description: 'Jobs running at once', parse: integer(1, 64) },
+  { key: 'queueMaxQueued', env: 'TIMBRE_QUEUE_MAX', flag: 'queue-max', description: 'Jobs allowed to wait', parse: integer(1, 100_000) },
 ] as const satisfies readonly Setting<keyof Config>[];
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -93,6 +102,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     engineTimeoutSeconds: 600,
     engineIdleSeconds: 300,
     engineMemoryMb: 8192,
+    maxTextChars: 5000,
+    queueConcurrency: 1,
+    queueMaxQueued: 100,
   };
   for (const setting of SETTINGS) {
     const fromFlag = flags[setting.flag];

@@ -18,6 +18,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       const { created, record } = services.keys.ensureBootstrapKey(config.bootstrapApiKey);
       if (created) process.stderr.write(`Created API key ${record.keyId} from TIMBRE_API_KEY with all scopes\n`);
     }
+    await services.recover();
     const app = await buildApp(config, services);
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();

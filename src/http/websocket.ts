@@ -13,13 +13,42 @@ function send(socket: WebSocket, type: string, data: Record<string, unknown>): v
   socket.send(JSON.stringify(message));
 }
 
-function parse(raw: string): { type?: unknown } | undefined {
+interface ClientMessage {
+  type?: unknown;
+  data?: { task_id?: unknown };
+}
+
+function parse(raw: string): ClientMessage | undefined {
   try {
     const value = JSON.parse(raw) as unknown;
-    return typeof value === 'object' && value !== null ? (value as { type?: unknown }) : undefined;
+    return typeof value === 'object' && value !== null ? (value as ClientMessage) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The tasks a connection narrowed its events to with `subscribe`; empty means every event of
+ * the key. Answers the client's message, or returns false when the message is not a subscription.
+ */
+function handleSubscription(message: ClientMessage, tasks: Set<string>, socket: WebSocket): boolean {
+  const taskId = message.data?.task_id;
+  if (message.type === 'subscribe') {
+    if (typeof taskId !== 'string' || taskId === '') {
+      send(socket, 'error', { code: 'invalid_message', message: 'subscribe needs data.task_id' });
+      return true;
+    }
+    tasks.add(taskId);
+    send(socket, 'subscribed', { task_ids: [...tasks] });
+    return true;
+  }
+  if (message.type === 'unsubscribe') {
+    if (typeof taskId === 'string') tasks.delete(taskId);
+    else tasks.clear();
+    send(socket, 'subscribed', { task_ids: [...tasks] });
+    return true;
+  }
+  return false;
 }
 
 /**
@@ -46,6 +75,7 @@ export const websocketRoutes: FastifyPluginAsync<{ events: EventBus; pingSeconds
     },
   }, (socket, request) => {
       const key = callerOf(request);
+      const subscribedTasks = new Set<string>();
       let alive = true;
 
       const unsubscribe = events.subscribe((event, message) => {
@@ -54,7 +84,9 @@ export const websocketRoutes: FastifyPluginAsync<{ events: EventBus; pingSeconds
           socket.close(CLOSE_KEY_WITHDRAWN, event.type === 'key.revoked' ? 'key_revoked' : 'key_deleted');
           return;
         }
-        if (isVisibleTo(event.audience, key.keyId)) socket.send(JSON.stringify(message));
+        if (!isVisibleTo(event.audience, key.keyId)) return;
+        if (subscribedTasks.size > 0 && !subscribedTasks.has(String(event.data.task_id))) return;
+        socket.send(JSON.stringify(message));
       });
       const pinger = setInterval(() => {
         if (!alive) {
@@ -71,6 +103,7 @@ export const websocketRoutes: FastifyPluginAsync<{ events: EventBus; pingSeconds
       socket.on('message', (raw) => {
         const message = parse(String(raw));
         if (message?.type === 'ping') return send(socket, 'pong', {});
+        if (message && handleSubscription(message, subscribedTasks, socket)) return;
         send(socket, 'error', { code: 'unknown_message', message: 'Messages must be JSON objects with a known "type"' });
       });
       socket.on('close', () => {

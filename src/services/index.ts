@@ -1,11 +1,19 @@
 import type { Config } from '../config.js';
 import { EngineHost } from '../engines/host/supervisor.js';
 import { ApiKeyRepository } from '../store/api-key-repository.js';
+import { CategoryRepository } from '../store/category-repository.js';
 import { describeDatabase, openDatabase, type Db } from '../store/database.js';
+import { VoiceRepository } from '../store/voice-repository.js';
 import { engineInventory } from './engine-inventory.js';
 import { EventBus } from './events.js';
 import { KeyService } from './keys.js';
 import { SystemService } from './system.js';
+import { enginePresets, VoiceService } from './voices.js';
+import { JobQueue } from '../jobs/queue.js';
+import { AudioStore } from '../store/audio-store.js';
+import { JobRepository } from '../store/job-repository.js';
+import { TaskRepository } from '../store/task-repository.js';
+import { GenerationService } from './generation.js';
 
 export interface Services {
   db: Db;
@@ -13,6 +21,11 @@ export interface Services {
   keys: KeyService;
   system: SystemService;
   engines: EngineHost;
+  voices: VoiceService;
+  queue: JobQueue;
+  generation: GenerationService;
+  /** Brings back what a previous run left: interrupted jobs, queued jobs, partial files. */
+  recover(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,13 +46,44 @@ export function createServices(config: Config): Services {
   });
   system.registerStatusSection('engine_host', () => engines.status());
   system.registerInventory(() => engineInventory(config.modelsDir));
+  // Presets are read from the engines on the first voice request, then at most every 5 minutes.
+  const voices = new VoiceService({
+    voices: new VoiceRepository(db),
+    categories: new CategoryRepository(db),
+    dataDir: config.dataDir,
+    presets: enginePresets(engines, config.modelsDir),
+    refreshMs: 5 * 60 * 1000,
+  });
+  const queue = new JobQueue({ jobs: new JobRepository(db), events, concurrency: config.queueConcurrency, maxQueued: config.queueMaxQueued });
+  system.registerStatusSection('queue', () => {
+    const { concurrency, running, queued } = queue.status();
+    return { concurrency, running: running.length, queued: queued.length };
+  });
+  const audio = new AudioStore(config.dataDir);
+  const generation = new GenerationService({
+    engines,
+    queue,
+    events,
+    tasks: new TaskRepository(db),
+    audio,
+    findVoice: (id) => voices.get(id),
+    maxTextChars: config.maxTextChars,
+  });
   return {
     db,
     events,
     keys,
     system,
     engines,
+    voices,
+    queue,
+    generation,
+    recover: async () => {
+      await audio.sweepPartialFiles();
+      queue.recover();
+    },
     close: async () => {
+      await queue.close();
       await engines.close();
       db.close();
     },

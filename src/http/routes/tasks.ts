@@ -1,0 +1,93 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { CONTENT_TYPES, type AudioFormat } from '../../audio/encode.js';
+import type { GenerationService } from '../../services/generation.js';
+import type { TaskRecord } from '../../store/task-repository.js';
+import { callerOf } from '../auth.js';
+import { NullableTimestampSchema, TimestampSchema, withErrors } from '../schemas.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const TaskSchema = Type.Object(
+  {
+    task_id: Type.String(),
+    kind: Type.String(),
+    status: Type.Unsafe<TaskRecord['status']>({ type: 'string', enum: ['queued', 'running', 'completed', 'failed', 'cancelled'] }),
+    voice_id: Nullable(Type.String()),
+    text: Nullable(Type.String()),
+    language: Nullable(Type.String()),
+    format: Nullable(Type.String()),
+    sample_rate: Nullable(Type.Integer()),
+    duration: Nullable(Type.Number({ description: 'seconds' })),
+    timings: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'words and phonemes with start/end seconds, where the engine gives them' })),
+    error: Nullable(Type.Object({ code: Type.String(), message: Type.String(), details: Type.Record(Type.String(), Type.Unknown()) })),
+    job_id: Nullable(Type.String()),
+    audio_url: Nullable(Type.String()),
+    created_at: TimestampSchema,
+    updated_at: NullableTimestampSchema,
+  },
+  { $id: 'Task' },
+);
+
+const TaskParams = Type.Object({ task_id: Type.String({ minLength: 1, maxLength: 64 }) });
+const config = { scope: 'tts:generate' } as const;
+const tags = ['Text to speech'];
+
+export function presentTask(task: TaskRecord) {
+  return {
+    task_id: task.id,
+    kind: task.kind,
+    status: task.status,
+    voice_id: task.voiceId,
+    text: task.text,
+    language: task.language,
+    format: task.format,
+    sample_rate: task.sampleRate,
+    duration: task.duration,
+    timings: task.timings as Record<string, unknown> | null,
+    error: task.error,
+    job_id: task.jobId,
+    audio_url: task.status === 'completed' && task.audioPath ? `/api/tasks/${task.id}/audio` : null,
+    created_at: task.createdAt,
+    updated_at: task.updatedAt,
+  };
+}
+
+export const taskRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationService }> = async (app, { generation }) => {
+  app.addSchema(TaskSchema);
+
+  app.get('/api/tasks/:task_id', {
+    config,
+    schema: { tags, summary: 'A stored generation task (only the key that created it sees it)', params: TaskParams, response: withErrors({ 200: Type.Ref('Task'), 404: Type.Ref('ErrorEnvelope') }) },
+    handler: async (request) => presentTask(generation.task(request.params.task_id, callerOf(request).keyId)),
+  });
+
+  app.get('/api/tasks/:task_id/audio', {
+    config,
+    schema: {
+      tags,
+      summary: 'The audio of a completed task',
+      params: TaskParams,
+      response: withErrors({ 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') }),
+    },
+    handler: async (request, reply) => {
+      const task = generation.task(request.params.task_id, callerOf(request).keyId);
+      const audio = await generation.audioOf(task);
+      return reply.header('x-task-id', task.id).header('x-audio-duration', String(task.duration ?? 0)).type(CONTENT_TYPES[task.format as AudioFormat]).send(audio);
+    },
+  });
+
+  app.post('/api/generation/cancel', {
+    config,
+    schema: {
+      tags,
+      summary: 'Cancel the caller’s queued or running generation, or the one of task_id',
+      body: Type.Object({ task_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: false }),
+      response: withErrors({ 200: Type.Object({ cancelled: Type.Array(Type.Object({ job_id: Type.String(), task_id: Nullable(Type.String()), state: Type.String() })) }), 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') }),
+    },
+    handler: async (request) => {
+      const jobs = generation.cancel(request.body.task_id, callerOf(request).keyId);
+      return { cancelled: jobs.map((job) => ({ job_id: job.id, task_id: job.taskId, state: job.state })) };
+    },
+  });
+};

@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { durationOf, type Pcm } from '../audio/pcm.js';
+import { CONTENT_TYPES, encodedRate, encodePcm, FILE_EXTENSIONS, type AudioFormat } from '../audio/encode.js';
+import type { EngineHost } from '../engines/host/supervisor.js';
+import type { EventBus, ServiceEvent } from './events.js';
+import type { SynthesisRequest, SynthesisResult } from '../engines/types.js';
+import { ApiError } from '../errors.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { JobRecord, JobRunContext } from '../jobs/types.js';
+import type { AudioStore } from '../store/audio-store.js';
+import type { TaskRecord, TaskRepository } from '../store/task-repository.js';
+import { checkTextLength } from '../text/limits.js';
+import { normalizeText } from '../text/normalize.js';
+import { jobErrorToApiError } from './job-errors.js';
+
+export const GENERATION_FORMATS = ['wav', 'mp3', 'ogg', 'flac', 'pcm'] as const satisfies readonly AudioFormat[];
+export type GenerationFormat = (typeof GENERATION_FORMATS)[number];
+export type VoiceType = 'preset' | 'clone' | 'design';
+
+/** What generation needs to know of a voice. */
+export interface SpeakingVoice {
+  id: string;
+  type: VoiceType;
+  engine: string;
+  engineVoice: string;
+  language: string;
+  languages: string[];
+  /** False for a preset whose engine or voice is no longer installed. */
+  available: boolean;
+}
+
+export interface GenerateInput {
+  voiceId: string;
+  text: string;
+  language: string;
+  speed?: number;
+  format?: GenerationFormat;
+  sampleRate?: number;
+  seed?: number;
+}
+
+interface SynthesisPayload {
+  taskId: string;
+  engine: string;
+  request: SynthesisRequest;
+  format: GenerationFormat;
+  sampleRate?: number;
+}
+
+export const SYNTHESIS_JOB = 'synthesis';
+
+function newTaskId(): string {
+  return `task_${randomBytes(9).toString('base64url')}`;
+}
+
+/** `en` speaks `en-US`; `en-US` speaks `en` and `en-US`, but not `en-GB`. */
+export function speaksLanguage(voice: Pick<SpeakingVoice, 'language' | 'languages'>, language: string): boolean {
+  const wanted = language.toLowerCase();
+  const primary = wanted.split('-')[0];
+  return [voice.language, ...voice.languages].some((candidate) => {
+    const tag = candidate.toLowerCase();
+    return tag === wanted || tag === primary || (!wanted.includes('-') && tag.split('-')[0] === primary);
+  });
+}
+
+export interface GenerationDeps {
+  engines: EngineHost;
+  queue: JobQueue;
+  tasks: TaskRepository;
+  audio: AudioStore;
+  events: EventBus;
+  findVoice(id: string): Promise<SpeakingVoice>;
+  maxTextChars: number;
+}
+
+const TASK_STATUS_BY_EVENT: Record<string, TaskRecord['status']> = {
+  'job.started': 'running',
+  'job.completed': 'completed',
+  'job.failed': 'failed',
+  'job.cancelled': 'cancelled',
+};
+
+/**
+ * Text to speech as stored tasks: each request becomes a task and a job on the compute queue;
+ * the job synthesizes in the engine host, encodes, and writes the audio file atomically.
+ */
+export class GenerationService {
+  constructor(private readonly deps: GenerationDeps) {
+    deps.queue.register(SYNTHESIS_JOB, (payload, context) => this.runSynthesis(payload as SynthesisPayload, context));
+    deps.events.subscribe((event) => void this.followJob(event));
+  }
+
+  /** A task's status follows its job; a cancelled or failed task keeps no audio. */
+  private async followJob(event: ServiceEvent): Promise<void> {
+    const status = TASK_STATUS_BY_EVENT[event.type];
+    const taskId = event.data.task_id;
+    if (!status || typeof taskId !== 'string') return;
+    const task = this.deps.tasks.get(taskId);
+    if (!task) return;
+    const error = (event.data.error as TaskRecord['error']) ?? null;
+    this.deps.tasks.update(taskId, { status, ...(error ? { error } : {}) }, new Date().toISOString());
+    if ((status === 'cancelled' || status === 'failed') && task.audioPath) {
+      await this.deps.audio.remove(task.audioPath);
+      this.deps.tasks.update(taskId, { audioPath: null, duration: null }, new Date().toISOString());
+    }
+  }
+
+  /** Validates and queues; the caller either waits for the task or follows it on /ws. */
+  async submit(type: VoiceType, input: GenerateInput, ownerKeyId: string): Promise<{ task: TaskRecord; job: JobRecord }> {
+    checkTextLength(input.text, this.deps.maxTextChars);
+    const voice = await this.deps.findVoice(input.voiceId);
+    if (!voice.available) {
+      throw new ApiError(503, 'voice_unavailable', `The engine of voice ${voice.id} is not installed on this machine`, { voice_id: voice.id, engine: voice.engine });
+    }
+    if (voice.type !== type) {
+      throw new ApiError(400, 'voice_type_mismatch', `Voice ${voice.id} is a ${voice.type} voice; use /api/generate/${voice.type}`, {
+        voice_id: voice.id,
+        voice_type: voice.type,
+        route_type: type,
+      });
+    }
+    if (!speaksLanguage(voice, input.language)) {
+      throw new ApiError(422, 'language_not_supported', `Voice ${voice.id} cannot speak ${input.language}`, {
+        voice_id: voice.id,
+        language: input.language,
+        voice_languages: [voice.language, ...voice.languages],
+      });
+    }
+    const now = new Date().toISOString();
+    const format = input.format ?? 'wav';
+    const task: TaskRecord = {
+      id: newTaskId(), kind: 'generation', ownerKeyId, status: 'queued', voiceId: voice.id, text: input.text, language: input.language,
+      format, sampleRate: input.sampleRate ?? null, duration: null, audioPath: null, timings: null, error: null, jobId: null, createdAt: now, updatedAt: now,
+    };
+    this.deps.tasks.insert(task);
+    const request: SynthesisRequest = {
+      text: normalizeText(input.text, input.language),
+      voice: voice.engineVoice,
+      language: input.language,
+      speed: input.speed,
+      seed: input.seed,
+    };
+    const job = this.deps.queue.submit({
+      kind: SYNTHESIS_JOB,
+      ownerKeyId,
+      taskId: task.id,
+      payload: { taskId: task.id, engine: voice.engine, request, format, sampleRate: input.sampleRate } satisfies SynthesisPayload,
+    });
+    this.deps.tasks.update(task.id, { jobId: job.id }, now);
+    return { task: { ...task, jobId: job.id }, job };
+  }
+
+  /** Waits for a submitted task and returns its audio, or throws the job's error. */
+  async finish(taskId: string, jobId: string): Promise<{ task: TaskRecord; audio: Buffer; contentType: string }> {
+    const job = await this.deps.queue.wait(jobId);
+    if (job.state !== 'completed') throw jobErrorToApiError(job);
+    const task = this.deps.tasks.get(taskId)!;
+    return { task, audio: await this.audioOf(task), contentType: CONTENT_TYPES[task.format as AudioFormat] };
+  }
+
+  /** A task as its owner sees it; tasks of other keys do not exist for the caller. */
+  task(taskId: string, ownerKeyId: string): TaskRecord {
+    const task = this.deps.tasks.get(taskId);
+    if (!task || task.ownerKeyId !== ownerKeyId) throw new ApiError(404, 'task_not_found', `No task ${taskId}`, { task_id: taskId });
+    return task;
+  }
+
+  /** Cancels the named task's job, or every generation of the caller that is queued or running. */
+  cancel(taskId: string | undefined, ownerKeyId: string): JobRecord[] {
+    if (taskId) {
+      const task = this.task(taskId, ownerKeyId);
+      const job = task.jobId ? this.deps.queue.get(task.jobId) : undefined;
+      if (!job || job.state === 'completed' || job.state === 'failed' || job.state === 'cancelled') {
+        throw new ApiError(409, 'task_not_cancellable', `Task ${taskId} is ${task.status}`, { task_id: taskId, status: task.status });
+      }
+      return [this.deps.queue.cancel(job.id)];
+    }
+    const queued = this.deps.queue
+      .status()
+      .queued.filter((view) => view.owner_key_id === ownerKeyId && view.kind === SYNTHESIS_JOB)
+      .map((view) => this.deps.queue.get(view.job_id)!);
+    const active = [...this.deps.queue.runningFor(ownerKeyId, [SYNTHESIS_JOB]), ...queued];
+    if (active.length === 0) throw new ApiError(404, 'no_active_generation', 'This key has no generation queued or running');
+    return active.map((job) => this.deps.queue.cancel(job.id));
+  }
+
+  async audioOf(task: TaskRecord): Promise<Buffer> {
+    if (task.status !== 'completed' || !task.audioPath) {
+      throw new ApiError(409, 'task_not_ready', `Task ${task.id} has no audio (status ${task.status})`, { task_id: task.id, status: task.status });
+    }
+    return readFile(this.deps.audio.absolute(task.audioPath));
+  }
+
+  private async runSynthesis(payload: SynthesisPayload, context: JobRunContext): Promise<Record<string, unknown>> {
+    const result = await this.deps.engines.call<SynthesisResult>(payload.engine, 'synthesize', [payload.request], {
+      signal: context.signal,
+      onProgress: (fraction, stage) => context.progress(fraction * 0.9, stage ?? 'synthesizing'),
+    });
+    context.progress(0.9, 'encoding');
+    const audio = await encodePcm(result.pcm, payload.format, { sampleRate: payload.sampleRate, signal: context.signal });
+    const stored = this.deps.audio.pathFor(`${payload.taskId}.${FILE_EXTENSIONS[payload.format]}`);
+    await this.deps.audio.write(stored, audio);
+    const duration = durationOf(result.pcm);
+    const timings = timingsOf(result);
+    this.deps.tasks.update(payload.taskId, { audioPath: stored, duration, timings, sampleRate: outputRate(result.pcm, payload) }, new Date().toISOString());
+    return { task_id: payload.taskId, audio_url: `/api/tasks/${payload.taskId}/audio`, duration };
+  }
+}
+
+function outputRate(pcm: Pcm, payload: SynthesisPayload): number {
+  return encodedRate(payload.format, payload.sampleRate ?? pcm.sampleRate);
+}
+
+function timingsOf(result: SynthesisResult) {
+  if (!result.words && !result.phonemes) return null;
+  return { words: result.words ?? null, phonemes: result.phonemes ?? null };
+}

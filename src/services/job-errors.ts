@@ -1,0 +1,11 @@
+import { ApiError } from '../errors.js';
+import { engineErrorStatus } from '../http/engine-error-status.js';
+import type { JobRecord } from '../jobs/types.js';
+
+/** The error a client gets for a job that did not complete, with the job's own code. */
+export function jobErrorToApiError(job: JobRecord): ApiError {
+  if (job.state === 'cancelled') return new ApiError(409, 'cancelled', 'The job was cancelled', { job_id: job.id, task_id: job.taskId });
+  const error = job.error ?? { code: 'internal_error', message: 'The job failed', details: {} };
+  const status = error.code === 'interrupted' ? 503 : engineErrorStatus(error.code);
+  return new ApiError(status, error.code, error.message, { ...error.details, job_id: job.id, task_id: job.taskId });
+}

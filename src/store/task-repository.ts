@@ -1,0 +1,100 @@
+import type { Db } from './database.js';
+
+export type TaskStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+export interface TaskRecord {
+  id: string;
+  kind: string;
+  ownerKeyId: string | null;
+  status: TaskStatus;
+  voiceId: string | null;
+  text: string | null;
+  language: string | null;
+  format: string | null;
+  sampleRate: number | null;
+  duration: number | null;
+  /** Relative to the data directory. */
+  audioPath: string | null;
+  timings: unknown;
+  error: { code: string; message: string; details: Record<string, unknown> } | null;
+  jobId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface TaskRow {
+  id: string;
+  kind: string;
+  owner_key_id: string | null;
+  status: TaskStatus;
+  voice_id: string | null;
+  text: string | null;
+  language: string | null;
+  format: string | null;
+  sample_rate: number | null;
+  duration: number | null;
+  audio_path: string | null;
+  timings: string | null;
+  error: string | null;
+  job_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function fromRow(row: TaskRow): TaskRecord {
+  return {
+    id: row.id,
+    kind: row.kind,
+    ownerKeyId: row.owner_key_id,
+    status: row.status,
+    voiceId: row.voice_id,
+    text: row.text,
+    language: row.language,
+    format: row.format,
+    sampleRate: row.sample_rate,
+    duration: row.duration,
+    audioPath: row.audio_path,
+    timings: row.timings ? JSON.parse(row.timings) : null,
+    error: row.error ? JSON.parse(row.error) : null,
+    jobId: row.job_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export type TaskChanges = Partial<Pick<TaskRecord, 'status' | 'duration' | 'audioPath' | 'timings' | 'error' | 'jobId' | 'sampleRate'>>;
+
+export class TaskRepository {
+  constructor(private readonly db: Db) {}
+
+  insert(task: TaskRecord): void {
+    this.db
+      .prepare(
+        `INSERT INTO tasks (id, kind, owner_key_id, status, voice_id, text, language, format, sample_rate, duration, audio_path, timings, error, job_id, created_at, updated_at)
+         VALUES (@id, @kind, @ownerKeyId, @status, @voiceId, @text, @language, @format, @sampleRate, @duration, @audioPath, @timings, @error, @jobId, @createdAt, @updatedAt)`,
+      )
+      .run({ ...task, timings: task.timings ? JSON.stringify(task.timings) : null, error: task.error ? JSON.stringify(task.error) : null });
+  }
+
+  get(id: string): TaskRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM tasks WHERE id = ?').get(id) as TaskRow | undefined;
+    return row && fromRow(row);
+  }
+
+  update(id: string, changes: TaskChanges, at: string): void {
+    const columns: Record<keyof TaskChanges, string> = {
+      status: 'status',
+      duration: 'duration',
+      audioPath: 'audio_path',
+      timings: 'timings',
+      error: 'error',
+      jobId: 'job_id',
+      sampleRate: 'sample_rate',
+    };
+    const entries = Object.entries(changes) as [keyof TaskChanges, unknown][];
+    if (entries.length === 0) return;
+    const assignments = entries.map(([key]) => `${columns[key]} = @${key}`).join(', ');
+    const values = Object.fromEntries(entries.map(([key, value]) => [key, key === 'timings' || key === 'error' ? (value == null ? null : JSON.stringify(value)) : value]));
+    this.db.prepare(`UPDATE tasks SET ${assignments}, updated_at = @at WHERE id = @id`).run({ ...values, at, id });
+  }
+}

@@ -17,6 +17,11 @@ export interface JobQueueOptions {
 
 /** Progress can be reported many times a second; SQLite only needs to be roughly current. */
 const PROGRESS_WRITE_INTERVAL_MS = 250;
+/**
+ * Clients hear from a running job at least this often: engines that work in large steps (a
+ * Festival utterance, a model call) are repeated as `job.progress` with the last known fraction.
+ */
+const PROGRESS_HEARTBEAT_MS = 1000;
 /** Completed jobs of a kind whose mean run time estimates the wait. */
 const DURATION_SAMPLE = 20;
 const TERMINAL_STATES: ReadonlySet<JobState> = new Set(['completed', 'failed', 'cancelled']);
@@ -25,6 +30,8 @@ interface RunningJob {
   record: JobRecord;
   controller: AbortController;
   lastProgressWrite: number;
+  lastProgressEvent: number;
+  heartbeat?: NodeJS.Timeout;
 }
 
 type Outcome = { result: Record<string, unknown> } | { error: unknown };
@@ -201,7 +208,10 @@ export class JobQueue {
     record.startedAt = now();
     this.options.jobs.save(record);
     this.publish(record, 'job.started', {});
-    const job: RunningJob = { record, controller: new AbortController(), lastProgressWrite: 0 };
+    const job: RunningJob = { record, controller: new AbortController(), lastProgressWrite: 0, lastProgressEvent: Date.now() };
+    job.heartbeat = setInterval(() => {
+      if (Date.now() - job.lastProgressEvent >= PROGRESS_HEARTBEAT_MS) this.publishProgress(job, {});
+    }, PROGRESS_HEARTBEAT_MS / 4);
     this.running.set(record.id, job);
     const context = {
       signal: job.controller.signal,
@@ -227,12 +237,18 @@ export class JobQueue {
       job.lastProgressWrite = at;
       this.options.jobs.save(record);
     }
-    this.publish(record, 'job.progress', { ...extra, progress: record.progress, stage: record.stage });
+    this.publishProgress(job, extra);
+  }
+
+  private publishProgress(job: RunningJob, extra: Record<string, unknown>): void {
+    job.lastProgressEvent = Date.now();
+    this.publish(job.record, 'job.progress', { ...extra, progress: job.record.progress, stage: job.record.stage });
   }
 
   /** An aborted signal wins over the outcome: a cancelled runner often ends by throwing its reason. */
   private settle(job: RunningJob, outcome: Outcome): void {
     const { record } = job;
+    clearInterval(job.heartbeat);
     this.running.delete(record.id);
     if (job.controller.signal.aborted) {
       this.finish(record, 'cancelled', {});

@@ -120,6 +120,23 @@ describe('JobQueue', () => {
     assert.deepEqual(gate.calls.map((call) => call.payload), ['a', 'b', 'c']);
   });
 
+  test('a running job that reports nothing is still heard from: progress repeats with the last fraction', async () => {
+    const queue = makeQueue();
+    const job = queue.submit({ kind: 'work', ownerKeyId: 'key_1', payload: 'slow' });
+    const call = await gate.started(0);
+    call.context.progress(0.25, 'synthesizing');
+    const heard = deferred<ServiceEvent>();
+    const unsubscribe = events.subscribe((event) => {
+      if (event.type === 'job.progress' && event.data.job_id === job.id) heard.resolve(event);
+    });
+    const repeated = await heard.promise;
+    unsubscribe();
+    assert.equal(repeated.data.progress, 0.25);
+    assert.equal(repeated.data.stage, 'synthesizing');
+    call.outcome.resolve({});
+    await queue.wait(job.id);
+  });
+
   test('with concurrency 1 the second job waits; with 2 two run and the third waits', async () => {
     const single = makeQueue();
     single.submit({ kind: 'work', ownerKeyId: null, payload: 1 });

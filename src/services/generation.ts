@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { durationOf, type Pcm } from '../audio/pcm.js';
-import { CONTENT_TYPES, encodedRate, encodePcm, FILE_EXTENSIONS, type AudioFormat } from '../audio/encode.js';
+import { CONTENT_TYPES, FILE_EXTENSIONS, type AudioFormat } from '../audio/encode.js';
 import type { EngineHost } from '../engines/host/supervisor.js';
 import type { EventBus, ServiceEvent } from './events.js';
-import type { SynthesisRequest, SynthesisResult } from '../engines/types.js';
+import type { SynthesisRequest } from '../engines/types.js';
 import { ApiError } from '../errors.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { JobRecord, JobRunContext } from '../jobs/types.js';
@@ -13,23 +12,12 @@ import type { TaskRecord, TaskRepository } from '../store/task-repository.js';
 import { checkTextLength } from '../text/limits.js';
 import { normalizeText } from '../text/normalize.js';
 import { jobErrorToApiError } from './job-errors.js';
+import { assertSpeaks, assertUsable, speakToFile, type SpeakingVoice, type VoiceType } from './speech.js';
+
+export type { SpeakingVoice, VoiceType };
 
 export const GENERATION_FORMATS = ['wav', 'mp3', 'ogg', 'flac', 'pcm'] as const satisfies readonly AudioFormat[];
 export type GenerationFormat = (typeof GENERATION_FORMATS)[number];
-export type VoiceType = 'preset' | 'clone' | 'design';
-
-/** What generation needs to know of a voice. */
-export interface SpeakingVoice {
-  id: string;
-  type: VoiceType;
-  engine: string;
-  engineVoice: string;
-  language: string;
-  languages: string[];
-  /** False for a preset whose engine or voice is no longer installed. */
-  available: boolean;
-}
-
 export interface GenerateInput {
   voiceId: string;
   text: string;
@@ -52,16 +40,6 @@ export const SYNTHESIS_JOB = 'synthesis';
 
 function newTaskId(): string {
   return `task_${randomBytes(9).toString('base64url')}`;
-}
-
-/** `en` speaks `en-US`; `en-US` speaks `en` and `en-US`, but not `en-GB`. */
-export function speaksLanguage(voice: Pick<SpeakingVoice, 'language' | 'languages'>, language: string): boolean {
-  const wanted = language.toLowerCase();
-  const primary = wanted.split('-')[0];
-  return [voice.language, ...voice.languages].some((candidate) => {
-    const tag = candidate.toLowerCase();
-    return tag === wanted || tag === primary || (!wanted.includes('-') && tag.split('-')[0] === primary);
-  });
 }
 
 export interface GenerationDeps {
@@ -110,9 +88,7 @@ export class GenerationService {
   async submit(type: VoiceType, input: GenerateInput, ownerKeyId: string): Promise<{ task: TaskRecord; job: JobRecord }> {
     checkTextLength(input.text, this.deps.maxTextChars);
     const voice = await this.deps.findVoice(input.voiceId);
-    if (!voice.available) {
-      throw new ApiError(503, 'voice_unavailable', `The engine of voice ${voice.id} is not installed on this machine`, { voice_id: voice.id, engine: voice.engine });
-    }
+    assertUsable(voice);
     if (voice.type !== type) {
       throw new ApiError(400, 'voice_type_mismatch', `Voice ${voice.id} is a ${voice.type} voice; use /api/generate/${voice.type}`, {
         voice_id: voice.id,
@@ -120,13 +96,7 @@ export class GenerationService {
         route_type: type,
       });
     }
-    if (!speaksLanguage(voice, input.language)) {
-      throw new ApiError(422, 'language_not_supported', `Voice ${voice.id} cannot speak ${input.language}`, {
-        voice_id: voice.id,
-        language: input.language,
-        voice_languages: [voice.language, ...voice.languages],
-      });
-    }
+    assertSpeaks(voice, input.language);
     const now = new Date().toISOString();
     const format = input.format ?? 'wav';
     const task: TaskRecord = {
@@ -193,26 +163,12 @@ export class GenerationService {
   }
 
   private async runSynthesis(payload: SynthesisPayload, context: JobRunContext): Promise<Record<string, unknown>> {
-    const result = await this.deps.engines.call<SynthesisResult>(payload.engine, 'synthesize', [payload.request], {
-      signal: context.signal,
-      onProgress: (fraction, stage) => context.progress(fraction * 0.9, stage ?? 'synthesizing'),
-    });
-    context.progress(0.9, 'encoding');
-    const audio = await encodePcm(result.pcm, payload.format, { sampleRate: payload.sampleRate, signal: context.signal });
     const stored = this.deps.audio.pathFor(`${payload.taskId}.${FILE_EXTENSIONS[payload.format]}`);
-    await this.deps.audio.write(stored, audio);
-    const duration = durationOf(result.pcm);
-    const timings = timingsOf(result);
-    this.deps.tasks.update(payload.taskId, { audioPath: stored, duration, timings, sampleRate: outputRate(result.pcm, payload) }, new Date().toISOString());
-    return { task_id: payload.taskId, audio_url: `/api/tasks/${payload.taskId}/audio`, duration };
+    const spoken = await speakToFile(this.deps, { ...payload, stored }, context);
+    this.deps.tasks.update(payload.taskId, { audioPath: stored, duration: spoken.duration, timings: spoken.timings, sampleRate: spoken.sampleRate }, new Date().toISOString());
+    return { task_id: payload.taskId, audio_url: `/api/tasks/${payload.taskId}/audio`, duration: spoken.duration };
   }
+
 }
 
-function outputRate(pcm: Pcm, payload: SynthesisPayload): number {
-  return encodedRate(payload.format, payload.sampleRate ?? pcm.sampleRate);
-}
 
-function timingsOf(result: SynthesisResult) {
-  if (!result.words && !result.phonemes) return null;
-  return { words: result.words ?? null, phonemes: result.phonemes ?? null };
-}

@@ -1,0 +1,108 @@
+/** One subtitle: text shown from `start` to `end`, in seconds. */
+export interface Cue {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * SubRip: numbered blocks (from 1) of a `00:00:01,500 --> 00:00:02,000` line and the text,
+ * separated by blank lines.
+ */
+export function toSrt(cues: readonly Cue[]): string {
+  return joinBlocks(cues.map((cue, i) => `${i + 1}\n${timing(cue, ',')}\n${srtText(cue.text)}`));
+}
+
+/** WebVTT: the `WEBVTT` header, then blocks of a `00:00:01.500 --> 00:00:02.000` line and the text. */
+export function toVtt(cues: readonly Cue[]): string {
+  return `WEBVTT\n\n${joinBlocks(cues.map((cue) => `${timing(cue, '.')}\n${vttText(cue.text)}`))}`;
+}
+
+/** Reads SubRip: every block with a timing line is a cue; its text is the lines after that. */
+export function parseSrt(content: string): Cue[] {
+  return blocks(content).flatMap(readCue);
+}
+
+/** Reads WebVTT cues: skips the header and blocks without a timing line (NOTE, STYLE, REGION). */
+export function parseVtt(content: string): Cue[] {
+  const [header, ...rest] = blocks(content);
+  if (!header?.[0]?.startsWith('WEBVTT')) throw new SyntaxError('WebVTT must start with a WEBVTT line');
+  return rest.flatMap(readCue).map((cue) => ({ ...cue, text: unescapeVtt(cue.text) }));
+}
+
+function joinBlocks(blocks: string[]): string {
+  return blocks.map((block) => `${block}\n`).join('\n');
+}
+
+function timing(cue: Cue, separator: ',' | '.'): string {
+  if (!Number.isFinite(cue.start) || !Number.isFinite(cue.end) || cue.start < 0 || cue.end < cue.start) {
+    throw new RangeError(`cue times must satisfy 0 <= start <= end, got ${cue.start} to ${cue.end}`);
+  }
+  return `${timestamp(cue.start, separator)} --> ${timestamp(cue.end, separator)}`;
+}
+
+/** `HH:MM:SS,mmm` (SRT) or `HH:MM:SS.mmm` (VTT), rounded to the millisecond; hours may pass 99. */
+function timestamp(seconds: number, separator: ',' | '.'): string {
+  const ms = Math.round(seconds * 1000);
+  const pad = (value: number, width: number) => String(value).padStart(width, '0');
+  const hours = Math.floor(ms / 3_600_000);
+  const minutes = Math.floor(ms / 60_000) % 60;
+  const secs = Math.floor(ms / 1000) % 60;
+  return `${pad(hours, 2)}:${pad(minutes, 2)}:${pad(secs, 2)}${separator}${pad(ms % 1000, 3)}`;
+}
+
+/**
+ * Blank lines end a cue in both formats, so text loses its empty lines. SubRip has no escapes and
+ * readers take any line with `-->` for a timing line, so that arrow becomes `-- >`.
+ */
+function srtText(text: string): string {
+  return textLines(text).replaceAll('-->', '-- >');
+}
+
+/** WebVTT cue text must escape `&` and `<` (markup), and must not contain `-->`: `>` becomes `&gt;`. */
+function vttText(text: string): string {
+  return textLines(text).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+function textLines(text: string): string {
+  return normalizeNewlines(text)
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .join('\n');
+}
+
+function unescapeVtt(text: string): string {
+  return text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&nbsp;', '\u00a0').replaceAll('&amp;', '&');
+}
+
+function normalizeNewlines(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
+/** The blocks of a subtitle file: runs of non-blank lines, without a byte order mark. */
+function blocks(content: string): string[][] {
+  const groups: string[][] = [[]];
+  for (const line of normalizeNewlines(content.replace(/^\uFEFF/, '')).split('\n')) {
+    if (line.trim() !== '') groups[groups.length - 1]!.push(line);
+    else if (groups[groups.length - 1]!.length > 0) groups.push([]);
+  }
+  return groups.filter((lines) => lines.length > 0);
+}
+
+/** Hours optional (WebVTT allows `MM:SS.mmm`); either decimal separator. */
+const TIMING = /^\s*((?:\d+:)?\d{2}:\d{2}[,.]\d{3})\s+-->\s+((?:\d+:)?\d{2}:\d{2}[,.]\d{3})/;
+
+function readCue(lines: string[]): Cue[] {
+  const at = lines.findIndex((line) => TIMING.test(line));
+  if (at < 0) return [];
+  const [, start, end] = TIMING.exec(lines[at]!)!;
+  return [{ start: seconds(start!), end: seconds(end!), text: lines.slice(at + 1).join('\n') }];
+}
+
+function seconds(stamp: string): number {
+  const [clock, millis] = stamp.split(/[,.]/) as [string, string];
+  const parts = clock.split(':').map(Number);
+  const whole = parts.reduce((total, part) => total * 60 + part, 0);
+  // One division, so that a written time reads back as the same double it was written from.
+  return (whole * 1000 + Number(millis)) / 1000;
+}

@@ -5,6 +5,7 @@ import { loadConfig } from '../src/config.js';
 import { engineDescriptors } from '../src/engines/registry.js';
 import type { EngineDescriptor, Recognizer, Synthesizer } from '../src/engines/types.js';
 import { benchHostOverhead } from './host-overhead.js';
+import { benchLongForm } from './long-form.js';
 import { printTable } from './measure.js';
 import { benchRecognizer, recognitionSet } from './recognizers.js';
 import { benchSynthesizer } from './synthesizers.js';
@@ -40,7 +41,10 @@ const espeak = synthesizers.find((descriptor) => descriptor.id === 'espeak') ?? 
 const overhead = espeak ? await benchHostOverhead(espeak, config.modelsDir) : [];
 printTable('Engine host overhead (short sentence, mean of 10)', overhead);
 
-const results = { date: new Date().toISOString(), node: process.versions.node, synthesis, recognition, host_overhead: overhead };
+const longForm = await benchLongForm(config);
+printTable('Long-form generation of 2,000 characters (real path: queue, engine host, files)', longForm);
+
+const results = { date: new Date().toISOString(), node: process.versions.node, synthesis, recognition, host_overhead: overhead, long_form: longForm };
 const outDir = new URL('./results/', import.meta.url);
 await mkdir(outDir, { recursive: true });
 await writeFile(new URL('latest.json', outDir), `${JSON.stringify(results, null, 2)}\n`);

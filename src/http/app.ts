@@ -11,9 +11,11 @@ import { installRateLimits } from './rate-limit.js';
 import { RouteTable } from './route-table.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { generateRoutes } from './routes/generate.js';
+import { longFormRoutes } from './routes/long-form.js';
 import { queueRoutes } from './routes/queue.js';
 import { systemRoutes } from './routes/system.js';
 import { taskRoutes } from './routes/tasks.js';
+import { textRoutes } from './routes/text.js';
 import { voiceRoutes } from './routes/voices.js';
 import { ErrorEnvelopeSchema } from './schemas.js';
 import { websocketRoutes } from './websocket.js';
@@ -60,8 +62,10 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(systemRoutes, { system: services.system });
   await app.register(voiceRoutes, { voices: services.voices });
   await app.register(generateRoutes, { generation: services.generation });
-  await app.register(taskRoutes, { generation: services.generation });
+  await app.register(taskRoutes, { generation: services.generation, longForm: services.longForm });
+  await app.register(longFormRoutes, { longForm: services.longForm, generation: services.generation, findVoice: (id) => services.voices.get(id) });
   await app.register(queueRoutes, { queue: services.queue });
+  await app.register(textRoutes);
   await app.register(websocketRoutes, { events: services.events, pingSeconds: config.wsPingSeconds });
   return app;
 }

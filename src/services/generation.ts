@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { CONTENT_TYPES, FILE_EXTENSIONS, type AudioFormat } from '../audio/encode.js';
 import type { EngineHost } from '../engines/host/supervisor.js';
-import type { EventBus, ServiceEvent } from './events.js';
+import type { EventBus } from './events.js';
 import type { SynthesisRequest } from '../engines/types.js';
 import { ApiError } from '../errors.js';
 import type { JobQueue } from '../jobs/queue.js';
@@ -12,6 +12,7 @@ import type { TaskRecord, TaskRepository } from '../store/task-repository.js';
 import { checkTextLength } from '../text/limits.js';
 import { normalizeText } from '../text/normalize.js';
 import { jobErrorToApiError } from './job-errors.js';
+import { followTaskJobs } from './task-status.js';
 import { assertSpeaks, assertUsable, speakToFile, type SpeakingVoice, type VoiceType } from './speech.js';
 
 export type { SpeakingVoice, VoiceType };
@@ -52,12 +53,6 @@ export interface GenerationDeps {
   maxTextChars: number;
 }
 
-const TASK_STATUS_BY_EVENT: Record<string, TaskRecord['status']> = {
-  'job.started': 'running',
-  'job.completed': 'completed',
-  'job.failed': 'failed',
-  'job.cancelled': 'cancelled',
-};
 
 /**
  * Text to speech as stored tasks: each request becomes a task and a job on the compute queue;
@@ -66,22 +61,7 @@ const TASK_STATUS_BY_EVENT: Record<string, TaskRecord['status']> = {
 export class GenerationService {
   constructor(private readonly deps: GenerationDeps) {
     deps.queue.register(SYNTHESIS_JOB, (payload, context) => this.runSynthesis(payload as SynthesisPayload, context));
-    deps.events.subscribe((event) => void this.followJob(event));
-  }
-
-  /** A task's status follows its job; a cancelled or failed task keeps no audio. */
-  private async followJob(event: ServiceEvent): Promise<void> {
-    const status = TASK_STATUS_BY_EVENT[event.type];
-    const taskId = event.data.task_id;
-    if (!status || typeof taskId !== 'string') return;
-    const task = this.deps.tasks.get(taskId);
-    if (!task) return;
-    const error = (event.data.error as TaskRecord['error']) ?? null;
-    this.deps.tasks.update(taskId, { status, ...(error ? { error } : {}) }, new Date().toISOString());
-    if ((status === 'cancelled' || status === 'failed') && task.audioPath) {
-      await this.deps.audio.remove(task.audioPath);
-      this.deps.tasks.update(taskId, { audioPath: null, duration: null }, new Date().toISOString());
-    }
+    followTaskJobs(deps.events, deps.tasks, deps.audio, [SYNTHESIS_JOB]);
   }
 
   /** Validates and queues; the caller either waits for the task or follows it on /ws. */

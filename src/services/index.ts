@@ -14,6 +14,9 @@ import { AudioStore } from '../store/audio-store.js';
 import { JobRepository } from '../store/job-repository.js';
 import { TaskRepository } from '../store/task-repository.js';
 import { GenerationService } from './generation.js';
+import { ChunkRepository } from '../store/chunk-repository.js';
+import { LongFormService } from './long-form.js';
+import type { SpeakingVoice } from './speech.js';
 
 export interface Services {
   db: Db;
@@ -24,6 +27,7 @@ export interface Services {
   voices: VoiceService;
   queue: JobQueue;
   generation: GenerationService;
+  longForm: LongFormService;
   /** Brings back what a previous run left: interrupted jobs, queued jobs, partial files. */
   recover(): Promise<void>;
   close(): Promise<void>;
@@ -60,13 +64,18 @@ export function createServices(config: Config): Services {
     return { concurrency, running: running.length, queued: queued.length };
   });
   const audio = new AudioStore(config.dataDir);
-  const generation = new GenerationService({
+  const tasks = new TaskRepository(db);
+  const findVoice = (id: string) => voices.get(id);
+  const generation = new GenerationService({ engines, queue, events, tasks, audio, findVoice, maxTextChars: config.maxTextChars });
+  const longForm = new LongFormService({
     engines,
     queue,
     events,
-    tasks: new TaskRepository(db),
+    tasks,
+    chunks: new ChunkRepository(db),
     audio,
-    findVoice: (id) => voices.get(id),
+    findVoice,
+    presets: () => allPresets(voices),
     maxTextChars: config.maxTextChars,
   });
   return {
@@ -78,6 +87,7 @@ export function createServices(config: Config): Services {
     voices,
     queue,
     generation,
+    longForm,
     recover: async () => {
       await audio.sweepPartialFiles();
       queue.recover();
@@ -88,4 +98,14 @@ export function createServices(config: Config): Services {
       db.close();
     },
   };
+}
+
+/** Every preset voice, page by page (stand-ins for languages a voice cannot speak come from here). */
+async function allPresets(voices: VoiceService): Promise<SpeakingVoice[]> {
+  const presets: SpeakingVoice[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const page = await voices.list({ type: 'preset', limit: 500, offset });
+    presets.push(...page.voices);
+    if (presets.length >= page.total || page.voices.length === 0) return presets;
+  }
 }

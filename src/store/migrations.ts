@@ -97,4 +97,37 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX jobs_state ON jobs (state, created_at);
     `,
   },
+  {
+    version: 3,
+    name: 'chunks of long-form tasks and their takes',
+    sql: `
+      CREATE TABLE chunks (
+        task_id       TEXT NOT NULL REFERENCES tasks (id) ON DELETE CASCADE,
+        idx           INTEGER NOT NULL,
+        segment       INTEGER NOT NULL,
+        start_offset  INTEGER NOT NULL,
+        end_offset    INTEGER NOT NULL,
+        paragraph_end INTEGER NOT NULL DEFAULT 0,
+        selected_take INTEGER NOT NULL DEFAULT 1,
+        PRIMARY KEY (task_id, idx)
+      );
+      CREATE TABLE chunk_takes (
+        task_id    TEXT NOT NULL,
+        idx        INTEGER NOT NULL,
+        take       INTEGER NOT NULL,
+        text       TEXT NOT NULL,
+        voice_id   TEXT NOT NULL,
+        language   TEXT NOT NULL,
+        route      TEXT NOT NULL,
+        seed       INTEGER,
+        state      TEXT NOT NULL CHECK (state IN ('pending', 'running', 'completed', 'failed', 'cancelled')),
+        duration   REAL,
+        audio_path TEXT,
+        error      TEXT,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (task_id, idx, take),
+        FOREIGN KEY (task_id, idx) REFERENCES chunks (task_id, idx) ON DELETE CASCADE
+      );
+    `,
+  },
 ];

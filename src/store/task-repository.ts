@@ -62,7 +62,7 @@ function fromRow(row: TaskRow): TaskRecord {
   };
 }
 
-export type TaskChanges = Partial<Pick<TaskRecord, 'status' | 'duration' | 'audioPath' | 'timings' | 'error' | 'jobId' | 'sampleRate'>>;
+export type TaskChanges = Partial<Pick<TaskRecord, 'status' | 'duration' | 'audioPath' | 'timings' | 'error' | 'jobId' | 'sampleRate' | 'format'>>;
 
 export class TaskRepository {
   constructor(private readonly db: Db) {}
@@ -90,6 +90,7 @@ export class TaskRepository {
       error: 'error',
       jobId: 'job_id',
       sampleRate: 'sample_rate',
+      format: 'format',
     };
     const entries = Object.entries(changes) as [keyof TaskChanges, unknown][];
     if (entries.length === 0) return;

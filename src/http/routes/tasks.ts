@@ -2,6 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { CONTENT_TYPES, type AudioFormat } from '../../audio/encode.js';
 import type { GenerationService } from '../../services/generation.js';
+import type { LongFormService } from '../../services/long-form.js';
+import { toSrt, toVtt, type Cue } from '../../text/subtitles.js';
+import { ApiError } from '../../errors.js';
+import { presentChunk } from './long-form.js';
 import type { TaskRecord } from '../../store/task-repository.js';
 import { callerOf } from '../auth.js';
 import { NullableTimestampSchema, TimestampSchema, withErrors } from '../schemas.js';
@@ -23,6 +27,7 @@ const TaskSchema = Type.Object(
     error: Nullable(Type.Object({ code: Type.String(), message: Type.String(), details: Type.Record(Type.String(), Type.Unknown()) })),
     job_id: Nullable(Type.String()),
     audio_url: Nullable(Type.String()),
+    chunks: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'Long-form tasks: the chunks in order, each with its takes' })),
     created_at: TimestampSchema,
     updated_at: NullableTimestampSchema,
   },
@@ -53,13 +58,41 @@ export function presentTask(task: TaskRecord) {
   };
 }
 
-export const taskRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationService }> = async (app, { generation }) => {
+/** Sentence times of a merged long-form file, else word times of a single generation. */
+function cuesOf(task: TaskRecord): Cue[] {
+  const timings = (task.timings ?? {}) as { sentences?: Cue[]; words?: { word: string; start: number; end: number }[] | null };
+  if (timings.sentences) return timings.sentences.map(({ start, end, text }) => ({ start, end, text }));
+  if (timings.words) return timings.words.map(({ word, start, end }) => ({ start, end, text: word }));
+  throw new ApiError(409, 'timings_unavailable', `Task ${task.id} has no sentence or word times (merge a long-form task first)`, { task_id: task.id });
+}
+
+export const taskRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationService; longForm: LongFormService }> = async (app, { generation, longForm }) => {
   app.addSchema(TaskSchema);
 
   app.get('/api/tasks/:task_id', {
     config,
     schema: { tags, summary: 'A stored generation task (only the key that created it sees it)', params: TaskParams, response: withErrors({ 200: Type.Ref('Task'), 404: Type.Ref('ErrorEnvelope') }) },
-    handler: async (request) => presentTask(generation.task(request.params.task_id, callerOf(request).keyId)),
+    handler: async (request) => {
+      const task = generation.task(request.params.task_id, callerOf(request).keyId);
+      return task.kind === 'long-form' ? { ...presentTask(task), chunks: longForm.chunksOf(task).map(presentChunk) } : presentTask(task);
+    },
+  });
+
+  app.get('/api/tasks/:task_id/subtitles', {
+    config,
+    schema: {
+      tags,
+      summary: 'Sentence (merged long-form) or word times of a task as SRT, WebVTT or JSON',
+      params: TaskParams,
+      querystring: Type.Object({ format: Type.Optional(Type.Unsafe<'srt' | 'vtt' | 'json'>({ type: 'string', enum: ['srt', 'vtt', 'json'], default: 'srt' })) }, { additionalProperties: false }),
+      response: withErrors({ 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') }),
+    },
+    handler: async (request, reply) => {
+      const cues = cuesOf(generation.task(request.params.task_id, callerOf(request).keyId));
+      const format = request.query.format ?? 'srt';
+      if (format === 'json') return reply.type('application/json; charset=utf-8').send(JSON.stringify({ cues }));
+      return reply.type(format === 'vtt' ? 'text/vtt; charset=utf-8' : 'application/x-subrip; charset=utf-8').send(format === 'vtt' ? toVtt(cues) : toSrt(cues));
+    },
   });
 
   app.get('/api/tasks/:task_id/audio', {

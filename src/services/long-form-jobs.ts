@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises';
+import { encodedRate, encodePcm, FILE_EXTENSIONS, type AudioFormat } from '../audio/encode.js';
+import { mergeChunks } from '../audio/merge.js';
+import { durationOf } from '../audio/pcm.js';
+import { parseWav } from '../audio/wav.js';
+import { EngineError } from '../engines/types.js';
+import { toJobError } from '../jobs/records.js';
+import type { JobRunContext } from '../jobs/types.js';
+import type { ChunkRecord, TakeRecord } from '../store/chunk-repository.js';
+import { normalizeText } from '../text/normalize.js';
+import type { LongFormDeps } from './long-form.js';
+import { speakToFile } from './speech.js';
+
+export const LONG_FORM_JOB = 'long-form';
+export const TAKE_JOB = 'chunk-take';
+export const MERGE_JOB = 'merge';
+
+export interface MergeRequest {
+  taskId: string;
+  format: AudioFormat;
+  pauseMs?: number;
+  paragraphPauseMs?: number;
+  crossfadeMs?: number;
+  normalize?: boolean;
+}
+
+const PREFIX = 'preset:';
+
+function selectedTake(chunk: ChunkRecord): TakeRecord {
+  return chunk.takes.find((take) => take.take === chunk.selectedTake)!;
+}
+
+/** The runners of long-form jobs: speak the chunks in order, speak one take, merge. */
+export class LongFormJobs {
+  constructor(private readonly deps: LongFormDeps) {}
+
+  /**
+   * Speaks every chunk whose selected take is still pending, in order. A chunk that fails is
+   * recorded and the others still speak; the job then fails naming the failed chunks.
+   */
+  async speakPending(payload: { taskId: string; speed?: number }, context: JobRunContext): Promise<Record<string, unknown>> {
+    const chunks = this.deps.chunks.listForTask(payload.taskId);
+    const failed: number[] = [];
+    for (const [position, chunk] of chunks.entries()) {
+      const take = selectedTake(chunk);
+      if (take.state === 'completed') continue;
+      const span = { from: position / chunks.length, to: (position + 1) / chunks.length, extra: { chunk_index: chunk.index } };
+      const ok = await this.speak(take, payload.speed, context, span);
+      if (!ok) failed.push(chunk.index);
+    }
+    if (failed.length > 0) throw new EngineError('chunks_failed', `Chunks ${failed.join(', ')} failed; regenerate them`, { chunks: failed });
+    return { task_id: payload.taskId, chunks: chunks.length };
+  }
+
+  async speakTake(payload: { taskId: string; index: number; take: number; speed?: number }, context: JobRunContext): Promise<Record<string, unknown>> {
+    const chunk = this.deps.chunks.listForTask(payload.taskId).find((candidate) => candidate.index === payload.index)!;
+    const take = chunk.takes.find((candidate) => candidate.take === payload.take)!;
+    const ok = await this.speak(take, payload.speed, context, { from: 0, to: 1, extra: { chunk_index: payload.index } });
+    if (!ok) throw new EngineError('chunk_failed', `Chunk ${payload.index} failed`, { index: payload.index, error: this.takeError(payload) });
+    return { task_id: payload.taskId, chunk_index: payload.index, take: payload.take, audio_url: chunkUrl(payload.taskId, payload.index) };
+  }
+
+  /** Joins the selected takes with pauses (and loudness normalisation) into the task's file. */
+  async merge(request: MergeRequest, context: JobRunContext): Promise<Record<string, unknown>> {
+    const chunks = this.deps.chunks.listForTask(request.taskId);
+    const pieces: { pcm: ReturnType<typeof parseWav>; paragraphEnd: boolean; text: string }[] = [];
+    for (const chunk of chunks) {
+      const take = selectedTake(chunk);
+      pieces.push({ pcm: parseWav(await readFile(this.deps.audio.absolute(take.audioPath!))), paragraphEnd: chunk.paragraphEnd, text: take.text });
+    }
+    context.progress(0.2, 'merging');
+    const merged = await mergeChunks(pieces, { ...request, signal: context.signal });
+    context.progress(0.8, 'encoding');
+    const audio = await encodePcm(merged.pcm, request.format, { signal: context.signal });
+    const stored = this.deps.audio.pathFor(`${request.taskId}_merged.${FILE_EXTENSIONS[request.format]}`);
+    await this.deps.audio.write(stored, audio);
+    const previous = this.deps.tasks.get(request.taskId)?.audioPath;
+    if (previous && previous !== stored) await this.deps.audio.remove(previous);
+    const duration = durationOf(merged.pcm);
+    const sentences = merged.placements.map((placement) => ({ ...placement, text: pieces[placement.index]!.text }));
+    this.deps.tasks.update(
+      request.taskId,
+      { audioPath: stored, duration, format: request.format, sampleRate: encodedRate(request.format, merged.pcm.sampleRate), timings: { sentences } },
+      new Date().toISOString(),
+    );
+    return { task_id: request.taskId, audio_url: `/api/tasks/${request.taskId}/audio`, duration };
+  }
+
+  /** Speaks one take into its own file; false when it failed (recorded on the take). */
+  private async speak(take: TakeRecord, speed: number | undefined, context: JobRunContext, span: { from: number; to: number; extra: Record<string, unknown> }): Promise<boolean> {
+    const { taskId, index } = take;
+    this.deps.chunks.updateTake(taskId, index, take.take, { state: 'running' });
+    try {
+      const speaker = await this.deps.findVoice(take.route.startsWith(PREFIX) ? take.route.slice(PREFIX.length) : take.voiceId);
+      const stored = this.deps.audio.pathFor(`${taskId}_${index}_${take.take}.wav`);
+      const request = { text: normalizeText(take.text, take.language), voice: speaker.engineVoice, language: take.language, speed, seed: take.seed ?? undefined };
+      const spoken = await speakToFile(this.deps, { engine: speaker.engine, request, format: 'wav', stored }, context, span);
+      this.deps.chunks.updateTake(taskId, index, take.take, { state: 'completed', duration: spoken.duration, audioPath: stored });
+      context.progress(span.to, 'chunk_completed', { ...span.extra, audio_url: chunkUrl(taskId, index), duration: spoken.duration });
+      return true;
+    } catch (error) {
+      if (context.signal.aborted) {
+        this.deps.chunks.updateTake(taskId, index, take.take, { state: 'cancelled' });
+        throw error;
+      }
+      this.deps.chunks.updateTake(taskId, index, take.take, { state: 'failed', error: toJobError(error) });
+      return false;
+    }
+  }
+
+  private takeError(payload: { taskId: string; index: number; take: number }) {
+    const chunk = this.deps.chunks.listForTask(payload.taskId).find((candidate) => candidate.index === payload.index);
+    return chunk?.takes.find((take) => take.take === payload.take)?.error ?? null;
+  }
+}
+
+export function chunkUrl(taskId: string, index: number): string {
+  return `/api/audio/chunk/${taskId}/${index}`;
+}

@@ -1,0 +1,172 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { CONTENT_TYPES, type AudioFormat } from '../audio/encode.js';
+import { ApiError } from '../errors.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { JobRecord } from '../jobs/types.js';
+import type { AudioStore } from '../store/audio-store.js';
+import type { ChunkRecord, ChunkRepository, TakeRecord } from '../store/chunk-repository.js';
+import type { TaskRecord, TaskRepository } from '../store/task-repository.js';
+import { checkTextLength } from '../text/limits.js';
+import type { EventBus } from './events.js';
+import { jobErrorToApiError } from './job-errors.js';
+import { LongFormJobs, MERGE_JOB, LONG_FORM_JOB, TAKE_JOB, type MergeRequest } from './long-form-jobs.js';
+import { nearestPreset, planChunks, type ChunkPlan, type SegmentInput } from './long-form-plan.js';
+import type { SpeakingVoice } from './speech.js';
+import type { EngineHost } from '../engines/host/supervisor.js';
+import { followTaskJobs } from './task-status.js';
+
+export interface LongFormDeps {
+  engines: EngineHost;
+  queue: JobQueue;
+  events: EventBus;
+  tasks: TaskRepository;
+  chunks: ChunkRepository;
+  audio: AudioStore;
+  findVoice(id: string): Promise<SpeakingVoice>;
+  presets(): Promise<SpeakingVoice[]>;
+  maxTextChars: number;
+}
+
+export interface LongFormOptions {
+  speed?: number;
+  seed?: number;
+  maxChars?: number;
+  /** Languages automatic detection may choose from (multi-language requests). */
+  candidates?: string[];
+}
+
+const now = () => new Date().toISOString();
+
+/**
+ * Long-form generation: a text becomes one task of sentence chunks, spoken in order by one job
+ * with the same voice conditioning and seed for every chunk, so the voice does not drift.
+ * Chunks can be retaken (earlier takes are kept) and merged into one file.
+ */
+export class LongFormService {
+  private readonly jobs: LongFormJobs;
+
+  constructor(private readonly deps: LongFormDeps) {
+    this.jobs = new LongFormJobs(deps);
+    deps.queue.register(LONG_FORM_JOB, (payload, context) => this.jobs.speakPending(payload as { taskId: string; speed?: number }, context));
+    deps.queue.register(TAKE_JOB, (payload, context) => this.jobs.speakTake(payload as { taskId: string; index: number; take: number; speed?: number }, context));
+    deps.queue.register(MERGE_JOB, (payload, context) => this.jobs.merge(payload as MergeRequest, context));
+    followTaskJobs(deps.events, deps.tasks, deps.audio, [LONG_FORM_JOB]);
+  }
+
+  async start(segments: SegmentInput[], options: LongFormOptions, ownerKeyId: string) {
+    checkTextLength(segments.map((segment) => segment.text).join('\n'), this.deps.maxTextChars);
+    const presets = await this.deps.presets();
+    // The detector's language profiles cost ~50 MB, so they load only for a text that needs them.
+    const detect = segments.some((segment) => !segment.language) ? (await import('../text/detect-language.js')).detectLanguage : undefined;
+    const plans = planChunks(segments, { maxChars: options.maxChars, candidates: options.candidates, detect, standIn: (voice, language) => nearestPreset(voice, language, presets) });
+    const seed = options.seed ?? randomInt(0, 2 ** 31 - 1);
+    const task = this.createTask(segments, ownerKeyId);
+    const createdAt = now();
+    this.deps.chunks.insertChunks(
+      plans.map((plan, index) => ({ taskId: task.id, index, segment: plan.segment, start: plan.start, end: plan.end, paragraphEnd: plan.paragraphEnd })),
+      plans.map((plan, index) => firstTake(task.id, index, plan, seed, createdAt)),
+    );
+    const job = this.deps.queue.submit({ kind: LONG_FORM_JOB, ownerKeyId, taskId: task.id, payload: { taskId: task.id, speed: options.speed } });
+    this.deps.tasks.update(task.id, { jobId: job.id }, now());
+    return { task: { ...task, jobId: job.id }, job, chunks: this.deps.chunks.listForTask(task.id) };
+  }
+
+  /** A new take of one chunk, optionally with other text, voice or seed; it becomes the selected take. */
+  async regenerate(taskId: string, index: number, changes: { text?: string; voiceId?: string; seed?: number }, owner: { keyId: string; task: TaskRecord }) {
+    const chunk = this.chunk(owner.task, index);
+    const current = selected(chunk);
+    const voice = changes.voiceId ? await this.deps.findVoice(changes.voiceId) : undefined;
+    const presets = voice ? await this.deps.presets() : [];
+    const plan = voice
+      ? planChunks([{ voice, text: changes.text ?? current.text, language: current.language }], { standIn: (v, language) => nearestPreset(v, language, presets) })[0]!
+      : undefined;
+    const take: TakeRecord = {
+      ...current,
+      take: this.deps.chunks.nextTakeNumber(taskId, index),
+      text: changes.text?.trim() || current.text,
+      voiceId: voice?.id ?? current.voiceId,
+      route: plan?.route ?? current.route,
+      seed: changes.seed ?? current.seed,
+      state: 'pending',
+      duration: null,
+      audioPath: null,
+      error: null,
+      createdAt: now(),
+    };
+    this.deps.chunks.insertTake(take);
+    this.deps.chunks.selectTake(taskId, index, take.take);
+    const job = this.deps.queue.submit({ kind: TAKE_JOB, ownerKeyId: owner.keyId, taskId, payload: { taskId, index, take: take.take } });
+    return { take, job };
+  }
+
+  selectTake(task: TaskRecord, index: number, take: number): ChunkRecord {
+    const chunk = this.chunk(task, index);
+    if (!chunk.takes.some((candidate) => candidate.take === take)) {
+      throw new ApiError(404, 'take_not_found', `Chunk ${index} has no take ${take}`, { task_id: task.id, index, take });
+    }
+    this.deps.chunks.selectTake(task.id, index, take);
+    return this.chunk(task, index);
+  }
+
+  /** Merges the selected takes in order into one file recorded on the task; waits for it. */
+  async merge(task: TaskRecord, request: Omit<MergeRequest, 'taskId'>, ownerKeyId: string) {
+    const chunks = this.chunksOf(task);
+    const notReady = chunks.filter((chunk) => selected(chunk).state !== 'completed');
+    if (notReady.length > 0) {
+      throw new ApiError(409, 'chunks_not_ready', `Chunks ${notReady.map((chunk) => chunk.index).join(', ')} are not ready`, {
+        chunks: notReady.map((chunk) => ({ index: chunk.index, state: selected(chunk).state, error: selected(chunk).error })),
+      });
+    }
+    const job = this.deps.queue.submit({ kind: MERGE_JOB, ownerKeyId, taskId: task.id, payload: { ...request, taskId: task.id } satisfies MergeRequest });
+    const done: JobRecord = await this.deps.queue.wait(job.id);
+    if (done.state !== 'completed') throw jobErrorToApiError(done);
+    const merged = this.deps.tasks.get(task.id)!;
+    return { task: merged, audio: await readFile(this.deps.audio.absolute(merged.audioPath!)), contentType: CONTENT_TYPES[request.format] };
+  }
+
+  async chunkAudio(task: TaskRecord, index: number, takeNumber?: number): Promise<{ take: TakeRecord; audio: Buffer }> {
+    const chunk = this.chunk(task, index);
+    const take = takeNumber === undefined ? selected(chunk) : chunk.takes.find((candidate) => candidate.take === takeNumber);
+    if (!take) throw new ApiError(404, 'take_not_found', `Chunk ${index} has no take ${takeNumber}`, { task_id: task.id, index, take: takeNumber });
+    if (take.state !== 'completed' || !take.audioPath) {
+      throw new ApiError(409, 'chunk_not_ready', `Chunk ${index} is ${take.state}`, { task_id: task.id, index, take: take.take, state: take.state });
+    }
+    return { take, audio: await readFile(this.deps.audio.absolute(take.audioPath)) };
+  }
+
+  chunksOf(task: TaskRecord): ChunkRecord[] {
+    return this.deps.chunks.listForTask(task.id);
+  }
+
+  private chunk(task: TaskRecord, index: number): ChunkRecord {
+    const chunk = this.chunksOf(task).find((candidate) => candidate.index === index);
+    if (!chunk) throw new ApiError(404, 'chunk_not_found', `Task ${task.id} has no chunk ${index}`, { task_id: task.id, index });
+    return chunk;
+  }
+
+  private createTask(segments: SegmentInput[], ownerKeyId: string): TaskRecord {
+    const voices = [...new Set(segments.map((segment) => segment.voice.id))];
+    const languages = [...new Set(segments.map((segment) => segment.language))];
+    const task: TaskRecord = {
+      id: `task_${randomBytes(9).toString('base64url')}`, kind: 'long-form', ownerKeyId, status: 'queued',
+      voiceId: voices.length === 1 ? voices[0]! : null, text: segments.map((segment) => segment.text).join('\n\n'),
+      language: languages.length === 1 ? (languages[0] ?? null) : null, format: null, sampleRate: null, duration: null,
+      audioPath: null, timings: null, error: null, jobId: null, createdAt: now(), updatedAt: now(),
+    };
+    this.deps.tasks.insert(task);
+    return task;
+  }
+}
+
+export function selected(chunk: ChunkRecord): TakeRecord {
+  return chunk.takes.find((take) => take.take === chunk.selectedTake)!;
+}
+
+function firstTake(taskId: string, index: number, plan: ChunkPlan, seed: number, createdAt: string): TakeRecord {
+  return {
+    taskId, index, take: 1, text: plan.text, voiceId: plan.voice.id, language: plan.language, route: plan.route, seed,
+    state: 'pending', duration: null, audioPath: null, error: null, createdAt,
+  };
+}
+

@@ -118,3 +118,21 @@ describe('engine host supervision', () => {
     assert.equal(await failureCode(host.call('no-such-engine', 'listVoices', [])), 'engine_not_found');
   });
 });
+
+describe('engine host calls sharing one signal', () => {
+  test('leave no abort listener behind once they finish', async () => {
+    const host = new EngineHost(hostOptions('/nonexistent'));
+    const controller = new AbortController();
+    let listeners = 0;
+    const add = controller.signal.addEventListener.bind(controller.signal);
+    const remove = controller.signal.removeEventListener.bind(controller.signal);
+    controller.signal.addEventListener = ((...args: Parameters<typeof add>) => (listeners++, add(...args))) as typeof add;
+    controller.signal.removeEventListener = ((...args: Parameters<typeof remove>) => (listeners--, remove(...args))) as typeof remove;
+    try {
+      for (let call = 0; call < 3; call++) await speak(host, { signal: controller.signal });
+      assert.equal(listeners, 0);
+    } finally {
+      await host.close();
+    }
+  });
+});

@@ -98,8 +98,23 @@ export class EngineHost {
     if (this.closed) return Promise.reject(new EngineError('cancelled', 'The service is shutting down'));
     if (options.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'The job was cancelled'));
     return new Promise<T>((resolve, reject) => {
-      const job: Job = { id, message, options, resolve: resolve as (value: unknown) => void, reject };
-      options.signal?.addEventListener('abort', () => this.cancel(job), { once: true });
+      const onAbort = () => this.cancel(job);
+      // One signal often spans many calls (a long-form job), so each call removes its listener.
+      const settled = () => options.signal?.removeEventListener('abort', onAbort);
+      const job: Job = {
+        id,
+        message,
+        options,
+        resolve: (value) => {
+          settled();
+          resolve(value as T);
+        },
+        reject: (error) => {
+          settled();
+          reject(error);
+        },
+      };
+      options.signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(job);
       this.dispatch();
     });

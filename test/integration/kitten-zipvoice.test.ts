@@ -79,7 +79,7 @@ describe('Kitten (stand-in model)', () => {
   test('cancellation rejects; bad requests are refused before sherpa sees them', async () => {
     await assert.rejects(kitten.synthesize({ text: LONG_TEXT, voice: 'kitten:expr-voice-2-f' }, cancelOnProgress()), /cancelled by test/);
     await assert.rejects(kitten.synthesize({ text: 'Hi.', voice: 'kitten:nobody' }, job()), { code: 'voice_not_found' });
-    await assert.rejects(kitten.synthesize({ text: 'Hi.', voice: 'kitten:expr-voice-2-f', language: 'de' }, job()), { code: 'language_unsupported' });
+    await assert.rejects(kitten.synthesize({ text: 'Hi.', voice: 'kitten:expr-voice-2-f', language: 'de' }, job()), { code: 'language_not_supported' });
     await assert.rejects(kitten.synthesize({ text: ' ', voice: 'kitten:expr-voice-2-f' }, job()), { code: 'invalid_text' });
     await assert.rejects(kitten.synthesize({ text: 'Hi.', voice: 'kitten:expr-voice-2-f', style: new Float32Array(3) }, job()), { code: 'invalid_style' });
   });
@@ -128,7 +128,7 @@ describe('ZipVoice (stand-in model)', () => {
     await assert.rejects(zipvoice.synthesize({ ...request, referenceAudio: jfk }, job()), { code: 'reference_text_required' });
     await assert.rejects(zipvoice.synthesize({ ...request, referenceAudio: jfk, referenceText: '  ' }, job()), { code: 'reference_text_required' });
     await assert.rejects(zipvoice.synthesize({ ...request, voice: 'zipvoice:x', referenceAudio: jfk, referenceText: 'And so.' }, job()), { code: 'voice_not_found' });
-    await assert.rejects(zipvoice.synthesize({ ...request, referenceAudio: jfk, referenceText: 'And so.', language: 'fr' }, job()), { code: 'language_unsupported' });
+    await assert.rejects(zipvoice.synthesize({ ...request, referenceAudio: jfk, referenceText: 'And so.', language: 'fr' }, job()), { code: 'language_not_supported' });
     await assert.rejects(zipvoice.synthesize({ text: LONG_TEXT, voice: ZIPVOICE_VOICE_ID, referenceAudio: jfk, referenceText: 'And so.' }, cancelOnProgress()), /cancelled by test/);
   });
 });

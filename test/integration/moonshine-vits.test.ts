@@ -51,7 +51,7 @@ describe('Moonshine (stand-in model)', () => {
       const pcm = { samples: jfk.samples.slice(16000, 16000 + length), sampleRate: 16000 };
       assert.deepEqual((await moonshine.recognize({ pcm }, job())).segments, []);
     }
-    await assert.rejects(moonshine.recognize({ pcm: jfk, language: 'de' }, job()), { code: 'language_unsupported' });
+    await assert.rejects(moonshine.recognize({ pcm: jfk, language: 'de' }, job()), { code: 'language_not_supported' });
     const controller = new AbortController();
     controller.abort(new Error('cancelled by test'));
     await assert.rejects(moonshine.recognize({ pcm: jfk }, job(controller.signal)), /cancelled by test/);
@@ -80,7 +80,7 @@ describe('VITS / Piper (stand-in model, Debian espeak-ng-data)', () => {
     const slow = decodeVitsCalls((await vits.synthesize({ text: 'Hello.', voice: 'vits:en_US-stand_in-medium', speed: 0.5 }, job())).pcm.samples);
     assert.equal(slow[0]?.lengthScale, 2);
     await assert.rejects(vits.synthesize({ text: 'Hi.', voice: 'vits:other' }, job()), { code: 'voice_not_found' });
-    await assert.rejects(vits.synthesize({ text: 'Hi.', voice: 'vits:en_US-stand_in-medium', language: 'de' }, job()), { code: 'language_unsupported' });
+    await assert.rejects(vits.synthesize({ text: 'Hi.', voice: 'vits:en_US-stand_in-medium', language: 'de' }, job()), { code: 'language_not_supported' });
     await assert.rejects(vits.synthesize({ text: ' ', voice: 'vits:en_US-stand_in-medium' }, job()), { code: 'invalid_text' });
     const controller = new AbortController();
     const context: JobContext = { signal: controller.signal, progress: () => controller.abort(new Error('cancelled by test')) };

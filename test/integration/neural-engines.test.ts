@@ -103,7 +103,7 @@ describe('Kokoro (stand-in model, real voices.bin and tokens.txt)', () => {
 
   test('unknown voices and languages are refused before sherpa sees them', async () => {
     await assert.rejects(kokoro.synthesize({ text: 'Hi.', voice: 'kokoro:xx_nobody' }, job()), { code: 'voice_not_found' });
-    await assert.rejects(kokoro.synthesize({ text: 'Hi.', voice: 'kokoro:af_heart', language: 'de' }, job()), { code: 'language_unsupported' });
+    await assert.rejects(kokoro.synthesize({ text: 'Hi.', voice: 'kokoro:af_heart', language: 'de' }, job()), { code: 'language_not_supported' });
     await assert.rejects(kokoro.synthesize({ text: ' ', voice: 'kokoro:af_heart' }, job()), { code: 'invalid_text' });
     await assert.rejects(kokoro.synthesize({ text: 'Hi.', voice: 'kokoro:af_heart', style: new Float32Array(256) }, job()), { code: 'invalid_style' });
   });
@@ -145,7 +145,7 @@ describe('Whisper (stand-in model)', () => {
     assert.ok(transcript.segments.length >= 3, `${transcript.segments.length} segments for 66 s`);
     assert.ok(transcript.segments.every((segment) => segment.text === WHISPER_TEXT && segment.end - segment.start <= 28.001));
     assert.ok(Math.abs(transcript.segments.at(-1)!.end - 66) < 0.01);
-    await assert.rejects(whisper.recognize({ pcm: jfk, language: 'de' }, job()), { code: 'language_unsupported' });
+    await assert.rejects(whisper.recognize({ pcm: jfk, language: 'de' }, job()), { code: 'language_not_supported' });
   });
 });
 

@@ -152,7 +152,7 @@ class KittenSynthesizer implements Synthesizer {
     if (request.text.trim() === '') throw new EngineError('invalid_text', 'Nothing to say: the text is empty');
     // sherpa always phonemizes Kitten as en-us (the model's `voice` metadata); it takes no language.
     if (request.language !== undefined && !/^en(-us)?$/i.test(request.language)) {
-      throw new EngineError('language_unsupported', `Kitten does not speak ${request.language}`, { language: request.language, supported: LANGUAGES });
+      throw new EngineError('language_not_supported', `Kitten does not speak ${request.language}`, { language: request.language, supported: LANGUAGES });
     }
     const speed = Math.min(Math.max(request.speed ?? 1, 0.5), 2);
     context.progress(0, 'loading voice');

@@ -154,7 +154,7 @@ class KokoroSynthesizer implements Synthesizer {
   private espeakLanguage(language: string | undefined, voice: KokoroVoice): string {
     if (language === undefined) return voice.espeak;
     const espeak = espeakFor(language);
-    if (!espeak) throw new EngineError('language_unsupported', `Kokoro does not speak ${language}`, { language, supported: KOKORO_LANGUAGES });
+    if (!espeak) throw new EngineError('language_not_supported', `Kokoro does not speak ${language}`, { language, supported: KOKORO_LANGUAGES });
     return espeak;
   }
 }

@@ -92,7 +92,7 @@ class MoonshineRecognizer implements Recognizer {
   async recognize(request: RecognitionRequest, context: JobContext): Promise<Transcript> {
     const language = request.language?.toLowerCase().split('-')[0];
     if (language && language !== 'en') {
-      throw new EngineError('language_unsupported', `Moonshine only knows English, not ${request.language}`, { language: request.language, supported: ['en'] });
+      throw new EngineError('language_not_supported', `Moonshine only knows English, not ${request.language}`, { language: request.language, supported: ['en'] });
     }
     // Attention cost grows with the square of the length and the model was trained on short
     // utterances, so long audio is cut at quiet points the same way as for Whisper.

@@ -163,7 +163,7 @@ class VitsSynthesizer implements Synthesizer {
     // The espeak voice is fixed by the model, so only its own language can be spoken.
     const primary = (tag: string) => tag.toLowerCase().split('-')[0];
     if (request.language !== undefined && primary(request.language) !== primary(voice.language)) {
-      throw new EngineError('language_unsupported', `${voice.name} does not speak ${request.language}`, { language: request.language, supported: [voice.language] });
+      throw new EngineError('language_not_supported', `${voice.name} does not speak ${request.language}`, { language: request.language, supported: [voice.language] });
     }
     // sherpa sets the model's length scale to 1/speed.
     const speed = Math.min(Math.max(request.speed ?? 1, 0.5), 2);

@@ -139,7 +139,7 @@ class WhisperRecognizer implements Recognizer {
     if (requested === undefined || requested === '') return this.files.multilingual ? '' : 'en';
     const code = requested.toLowerCase().split('-')[0] ?? '';
     if (!this.files.languages.includes(code)) {
-      throw new EngineError('language_unsupported', `This Whisper model does not know ${requested}`, { language: requested, supported: this.files.languages });
+      throw new EngineError('language_not_supported', `This Whisper model does not know ${requested}`, { language: requested, supported: this.files.languages });
     }
     return code;
   }

@@ -109,7 +109,7 @@ class ZipVoiceSynthesizer implements Synthesizer {
     if (request.voice !== ZIPVOICE_VOICE_ID) throw new EngineError('voice_not_found', `ZipVoice has no voice ${request.voice}`, { voice: request.voice });
     if (request.text.trim() === '') throw new EngineError('invalid_text', 'Nothing to say: the text is empty');
     if (request.language !== undefined && !LANGUAGES.includes(request.language.toLowerCase().split('-')[0] ?? '')) {
-      throw new EngineError('language_unsupported', `ZipVoice does not speak ${request.language}`, { language: request.language, supported: LANGUAGES });
+      throw new EngineError('language_not_supported', `ZipVoice does not speak ${request.language}`, { language: request.language, supported: LANGUAGES });
     }
     const reference = request.referenceAudio;
     if (!reference || reference.sampleRate <= 0 || reference.samples.length < reference.sampleRate * MIN_REFERENCE_SECONDS) {

@@ -31,6 +31,18 @@ export interface Config {
   queueConcurrency: number;
   /** Jobs that may wait in the queue; more are refused with `queue_full`. */
   queueMaxQueued: number;
+  /** Largest uploaded file (multipart). */
+  maxUploadBytes: number;
+  /** Days an unused asset is kept; 0 keeps assets until deleted. */
+  assetRetentionDays: number;
+  /** Folders whose files `audio-duration` may read by path; empty disables local paths. */
+  localPathRoots: string[];
+  /** Let downloads reach loopback, link-local and private addresses (tests, home servers). */
+  allowPrivateDownloads: boolean;
+  /** Longest media a download may fetch, in seconds. */
+  maxDownloadSeconds: number;
+  /** Largest media a download may fetch, in bytes. */
+  maxDownloadBytes: number;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -47,6 +59,11 @@ export class ConfigError extends Error {}
 
 const text: Parser<string> = (raw) => raw;
 const list: Parser<string[]> = (raw) => raw.split(',').map((item) => item.trim()).filter(Boolean);
+const boolean: Parser<boolean> = (raw, name) => {
+  if (/^(1|true|yes)$/i.test(raw)) return true;
+  if (/^(0|false|no)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+};
 const integer = (min: number, max: number): Parser<number> => (raw, name) => {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) {
@@ -74,6 +91,12 @@ export const SETTINGS = [
   { key: 'maxTextChars', env: 'TIMBRE_MAX_TEXT_CHARS', flag: 'max-text-chars', description: 'Longest text per generation', parse: integer(1, 1_000_000) },
   { key: 'queueConcurrency', env: 'TIMBRE_QUEUE_CONCURRENCY', flag: 'queue-concurrency', description: 'Jobs running at once', parse: integer(1, 64) },
   { key: 'queueMaxQueued', env: 'TIMBRE_QUEUE_MAX', flag: 'queue-max', description: 'Jobs allowed to wait', parse: integer(1, 100_000) },
+  { key: 'maxUploadBytes', env: 'TIMBRE_MAX_UPLOAD_BYTES', flag: 'max-upload-bytes', description: 'Largest uploaded file', parse: integer(1024, 2 ** 40) },
+  { key: 'assetRetentionDays', env: 'TIMBRE_ASSET_RETENTION_DAYS', flag: 'asset-retention-days', description: 'Days unused assets are kept (0: forever)', parse: integer(0, 36_500) },
+  { key: 'localPathRoots', env: 'TIMBRE_LOCAL_PATH_ROOTS', flag: 'local-path-roots', description: 'Folders audio-duration may read by path', parse: list },
+  { key: 'allowPrivateDownloads', env: 'TIMBRE_ALLOW_PRIVATE_DOWNLOADS', flag: 'allow-private-downloads', description: 'Let downloads reach private addresses', parse: boolean },
+  { key: 'maxDownloadSeconds', env: 'TIMBRE_MAX_DOWNLOAD_SECONDS', flag: 'max-download-seconds', description: 'Longest downloaded media', parse: integer(1, 86_400) },
+  { key: 'maxDownloadBytes', env: 'TIMBRE_MAX_DOWNLOAD_BYTES', flag: 'max-download-bytes', description: 'Largest downloaded media', parse: integer(1024, 2 ** 40) },
 ] as const satisfies readonly Setting<keyof Config>[];
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -105,6 +128,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     maxTextChars: 5000,
     queueConcurrency: 1,
     queueMaxQueued: 100,
+    maxUploadBytes: 200 * 1024 * 1024,
+    assetRetentionDays: 30,
+    localPathRoots: [],
+    allowPrivateDownloads: false,
+    maxDownloadSeconds: 4 * 60 * 60,
+    maxDownloadBytes: 2 * 1024 * 1024 * 1024,
   };
   for (const setting of SETTINGS) {
     const fromFlag = flags[setting.flag];

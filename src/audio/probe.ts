@@ -23,6 +23,10 @@ interface FfprobeOutput {
   format?: { format_name?: string; duration?: string; bit_rate?: string };
 }
 
+interface FfprobePackets {
+  packets?: { side_data_list?: { skip_samples?: number; discard_padding?: number }[] }[];
+}
+
 /**
  * Describes the first audio stream of a file or of bytes. Throws EngineError `audio_unreadable`
  * when ffprobe cannot read the input or finds no audio in it.
@@ -50,7 +54,35 @@ async function probeFile(path: string, signal?: AbortSignal): Promise<AudioInfo>
     if (error instanceof ProgramError) throw unreadable(error.result.stderr.trim());
     throw error;
   }
-  return audioInfoOf(JSON.parse(stdout.toString('utf8')) as FfprobeOutput);
+  const info = audioInfoOf(JSON.parse(stdout.toString('utf8')) as FfprobeOutput);
+  if (info.duration !== null && PADDED_CONTAINERS.has(info.formatName)) {
+    info.duration = await withoutCodecPadding(path, info.duration, info.sampleRate, info.formatName, signal);
+  }
+  return info;
+}
+
+/**
+ * Containers whose stated duration includes the encoder's padding: MP3 counts the LAME delay and
+ * the last frame's padding (up to ~50 ms), Ogg the Opus pre-skip (6.5 ms by default). Both
+ * declare the padding, and ffmpeg passes it on as `Skip Samples` side data of packets.
+ */
+const PADDED_CONTAINERS = new Set(['mp3', 'ogg']);
+
+/**
+ * The duration less the padding declared on the first packet (delay) and, for MP3, the last
+ * (Ogg's final granule position already ends at the last real sample). Reads only the first
+ * packet and the packets of the last two seconds, demuxing without decoding.
+ */
+async function withoutCodecPadding(path: string, duration: number, sampleRate: number, formatName: string, signal?: AbortSignal): Promise<number> {
+  const tail = Math.max(0, duration - 2).toFixed(3);
+  const args = ['-v', 'error', '-print_format', 'json', '-select_streams', 'a:0', '-read_intervals', `%+#1,${tail}%`];
+  const { stdout } = await runChecked('ffprobe', [...args, '-show_entries', 'packet_side_data=skip_samples,discard_padding', path], { signal });
+  const packets = (JSON.parse(stdout.toString('utf8')) as FfprobePackets).packets ?? [];
+  const sideData = (index: number) => packets.at(index)?.side_data_list?.[0];
+  const delay = sideData(0)?.skip_samples ?? 0;
+  const padding = formatName === 'mp3' && packets.length > 1 ? (sideData(-1)?.discard_padding ?? 0) : 0;
+  const trimmed = duration - (delay + padding) / sampleRate;
+  return trimmed > 0 ? trimmed : duration;
 }
 
 function audioInfoOf(output: FfprobeOutput): AudioInfo {

@@ -130,4 +130,27 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 4,
+    name: 'audio assets',
+    sql: `
+      CREATE TABLE assets (
+        id            TEXT PRIMARY KEY,
+        owner_key_id  TEXT,
+        origin        TEXT NOT NULL CHECK (origin IN ('upload', 'download')),
+        original_name TEXT,
+        source_url    TEXT,
+        format        TEXT,
+        codec         TEXT,
+        duration      REAL,
+        sample_rate   INTEGER,
+        channels      INTEGER,
+        size_bytes    INTEGER NOT NULL,
+        sha256        TEXT NOT NULL,
+        path          TEXT NOT NULL,
+        created_at    TEXT NOT NULL,
+        last_used_at  TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -1,0 +1,95 @@
+import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Largest uploaded file, for the 413 details. */
+    maxUploadBytes: number;
+  }
+}
+
+/** Text fields travel with the file (names, transcripts); a few, and short. */
+const FIELD_LIMITS = { fields: 32, fieldSize: 64 * 1024 };
+
+/**
+ * Accepts `multipart/form-data` on every route. JSON bodies keep Fastify's `bodyLimit`
+ * (TIMBRE_MAX_BODY_BYTES); a multipart body is not read until a route asks for it with
+ * `receiveUpload`, which streams the file to disk under its own limit.
+ */
+export async function installUploads(app: FastifyInstance, options: { maxUploadBytes: number }): Promise<void> {
+  app.decorate('maxUploadBytes', options.maxUploadBytes);
+  await app.register(multipart, {
+    // Busboy stops writing at the limit and flags the file truncated; receiveUpload answers 413.
+    throwFileSizeLimit: false,
+    // A second file is refused by receiveUpload; busboy itself skips any after it.
+    limits: { fileSize: options.maxUploadBytes, files: 2, ...FIELD_LIMITS },
+  });
+}
+
+export interface Upload {
+  tempPath: string;
+  originalName: string | undefined;
+  fields: Record<string, string>;
+}
+
+/**
+ * Streams the one file part of a multipart request to a new temporary file in `tempDir` (never
+ * holding it in memory) and collects the text fields. The caller owns the file afterwards; on any
+ * error it is removed here. Errors: 415 `unsupported_media_type` (not multipart), 400 `file_missing`,
+ * 400 `too_many_files`, 413 `payload_too_large` (details `max_bytes`).
+ */
+export async function receiveUpload(request: FastifyRequest, tempDir: string): Promise<Upload> {
+  if (!request.isMultipart()) {
+    throw new ApiError(415, 'unsupported_media_type', 'Send the file as multipart/form-data');
+  }
+  const fields: Record<string, string> = {};
+  let upload: Upload | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        fields[part.fieldname] = fieldValue(part);
+      } else if (upload) {
+        part.file.resume();
+        throw new ApiError(400, 'too_many_files', 'Send one file per request');
+      } else {
+        upload = { tempPath: join(tempDir, `.upload-${randomUUID()}.tmp`), originalName: part.filename || undefined, fields };
+        await saveFile(part, upload.tempPath, request.server.maxUploadBytes);
+      }
+    }
+  } catch (error) {
+    if (upload) await rm(upload.tempPath, { force: true });
+    throw asApiError(error, request.server.maxUploadBytes);
+  }
+  if (!upload) throw new ApiError(400, 'file_missing', 'The request carries no file part (send it as the form field "file")');
+  return upload;
+}
+
+async function saveFile(part: MultipartFile, path: string, maxBytes: number): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await pipeline(part.file, createWriteStream(path, { flags: 'wx' }));
+  if (part.file.truncated) throw tooLarge(maxBytes);
+}
+
+function fieldValue(part: Extract<Multipart, { type: 'field' }>): string {
+  if (part.valueTruncated) {
+    throw new ApiError(413, 'payload_too_large', `The field ${part.fieldname} is longer than ${FIELD_LIMITS.fieldSize} bytes`, { field: part.fieldname });
+  }
+  return String(part.value);
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  return new ApiError(413, 'payload_too_large', `The file is larger than ${maxBytes} bytes`, { max_bytes: maxBytes });
+}
+
+/** The multipart library's own limits (parts, fields) answer 413 too; its other errors stay as they are. */
+function asApiError(error: unknown, maxBytes: number): unknown {
+  const status = (error as { statusCode?: number }).statusCode;
+  if (!(error instanceof ApiError) && status === 413) return new ApiError(413, 'payload_too_large', (error as Error).message, { max_bytes: maxBytes });
+  return error;
+}

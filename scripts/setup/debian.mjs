@@ -28,6 +28,7 @@ export const DEBIAN_PACKAGES = [
   ['flite', 'main', 'Flite synthesizer with the awb, rms, slt and kal voices'],
   ['pocketsphinx', 'main', 'PocketSphinx speech recognizer'],
   ['pocketsphinx-en-us', 'main', 'PocketSphinx US English acoustic model and dictionary'],
+  ['yt-dlp', 'main', 'audio from video URLs (POST /api/download-video)'],
 ].map(([name, section, reason]) => ({ name, section, reason }));
 
 export const SOURCES_FILE = '/etc/apt/sources.list.d/timbre-contrib-nonfree.sources';

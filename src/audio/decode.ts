@@ -4,14 +4,22 @@ import type { Pcm } from './pcm.js';
 /** ffmpeg flags for quiet runs: no banner, errors only (the message of a failure). */
 export const QUIET = ['-hide_banner', '-v', 'error'];
 
+/** A part of the input, in seconds: long files are decoded a window at a time. */
+export interface DecodeWindow {
+  start: number;
+  duration: number;
+}
+
 /**
  * Decodes anything ffmpeg reads (a file path, or bytes through stdin) to mono float32 PCM at the
- * given rate.
+ * given rate; with `window`, only that part of a file.
  */
-export async function decodeToPcm(input: string | Buffer, sampleRate: number, signal?: AbortSignal): Promise<Pcm> {
+export async function decodeToPcm(input: string | Buffer, sampleRate: number, signal?: AbortSignal, window?: DecodeWindow): Promise<Pcm> {
   const fromFile = typeof input === 'string';
+  // Seeking before -i is fast (container index) and accurate for decoded audio.
+  const seek = window ? ['-ss', String(window.start), '-t', String(window.duration)] : [];
   // -nostdin only for files: with bytes on stdin ffmpeg must read it.
-  const args = [...(fromFile ? ['-nostdin'] : []), ...QUIET, '-i', fromFile ? input : 'pipe:0', '-map', '0:a:0', '-ac', '1', '-ar', String(sampleRate), '-f', 'f32le', 'pipe:1'];
+  const args = [...(fromFile ? ['-nostdin'] : []), ...QUIET, ...seek, '-i', fromFile ? input : 'pipe:0', '-map', '0:a:0', '-ac', '1', '-ar', String(sampleRate), '-f', 'f32le', 'pipe:1'];
   const { stdout } = await runChecked('ffmpeg', args, { input: fromFile ? undefined : input, signal });
   return { samples: samplesFromBytes(stdout), sampleRate };
 }

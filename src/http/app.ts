@@ -8,8 +8,12 @@ import { installErrorHandling } from './error-handler.js';
 import { installHostGuard } from './host-guard.js';
 import { installOpenApi } from './openapi.js';
 import { installRateLimits } from './rate-limit.js';
+import { installUploads } from './uploads.js';
 import { RouteTable } from './route-table.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { assetRoutes } from './routes/assets.js';
+import { downloadRoutes } from './routes/download.js';
+import { transcribeRoutes } from './routes/transcribe.js';
 import { generateRoutes } from './routes/generate.js';
 import { longFormRoutes } from './routes/long-form.js';
 import { queueRoutes } from './routes/queue.js';
@@ -57,6 +61,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await installRateLimits(app);
   await installOpenApi(app);
   app.addSchema(ErrorEnvelopeSchema);
+  await installUploads(app, { maxUploadBytes: config.maxUploadBytes });
 
   await app.register(apiKeyRoutes, { keys: services.keys });
   await app.register(systemRoutes, { system: services.system });
@@ -66,6 +71,9 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(longFormRoutes, { longForm: services.longForm, generation: services.generation, findVoice: (id) => services.voices.get(id) });
   await app.register(queueRoutes, { queue: services.queue });
   await app.register(textRoutes);
+  await app.register(assetRoutes, { assets: services.assets, config });
+  await app.register(downloadRoutes, { downloads: services.downloads });
+  await app.register(transcribeRoutes, { transcription: services.transcription, assets: services.assets, config });
   await app.register(websocketRoutes, { events: services.events, pingSeconds: config.wsPingSeconds });
   return app;
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { EngineHost } from '../engines/host/supervisor.js';
 import { ApiKeyRepository } from '../store/api-key-repository.js';
@@ -17,6 +18,10 @@ import { GenerationService } from './generation.js';
 import { ChunkRepository } from '../store/chunk-repository.js';
 import { LongFormService } from './long-form.js';
 import type { SpeakingVoice } from './speech.js';
+import { AssetRepository } from '../store/asset-repository.js';
+import { AssetService } from './assets.js';
+import { DownloadService } from './downloads.js';
+import { TranscriptionService } from './transcription.js';
 
 export interface Services {
   db: Db;
@@ -28,6 +33,9 @@ export interface Services {
   queue: JobQueue;
   generation: GenerationService;
   longForm: LongFormService;
+  assets: AssetService;
+  downloads: DownloadService;
+  transcription: TranscriptionService;
   /** Brings back what a previous run left: interrupted jobs, queued jobs, partial files. */
   recover(): Promise<void>;
   close(): Promise<void>;
@@ -78,6 +86,18 @@ export function createServices(config: Config): Services {
     presets: () => allPresets(voices),
     maxTextChars: config.maxTextChars,
   });
+  const assets = new AssetService({ assets: new AssetRepository(db), dataDir: config.dataDir, retentionDays: config.assetRetentionDays });
+  const downloads = new DownloadService({
+    queue,
+    assets,
+    allowPrivate: config.allowPrivateDownloads,
+    maxSeconds: config.maxDownloadSeconds,
+    maxBytes: config.maxDownloadBytes,
+    tempRoot: join(config.dataDir, 'downloads'),
+  });
+  const transcription = new TranscriptionService({ engines, queue, modelsDir: config.modelsDir });
+  // Expired assets go at start and then daily; unref'd so the timer never keeps the process alive.
+  let assetSweep: NodeJS.Timeout | undefined;
   return {
     db,
     events,
@@ -88,11 +108,17 @@ export function createServices(config: Config): Services {
     queue,
     generation,
     longForm,
+    assets,
+    downloads,
+    transcription,
     recover: async () => {
       await audio.sweepPartialFiles();
+      await assets.sweepExpired();
+      assetSweep = setInterval(() => void assets.sweepExpired().catch(() => undefined), 24 * 60 * 60 * 1000).unref();
       queue.recover();
     },
     close: async () => {
+      clearInterval(assetSweep);
       await queue.close();
       await engines.close();
       db.close();

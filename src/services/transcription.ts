@@ -1,0 +1,108 @@
+import { decodeToPcm } from '../audio/decode.js';
+import type { Pcm } from '../audio/pcm.js';
+import type { EngineHost } from '../engines/host/supervisor.js';
+import { engineDescriptors } from '../engines/registry.js';
+import type { EngineCapabilities, SpeechRegion, Transcript, TranscriptSegment } from '../engines/types.js';
+import { ApiError } from '../errors.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { JobRunContext } from '../jobs/types.js';
+import { jobErrorToApiError } from './job-errors.js';
+
+export const TRANSCRIPTION_JOB = 'transcription';
+/** Best first: the neural recognizers when installed, else the built-in one. */
+const RECOGNIZERS = ['whisper', 'moonshine', 'pocketsphinx'];
+const RATE = 16_000;
+/** Long audio is decoded and recognized one window at a time, so memory stays flat. */
+const WINDOW_SECONDS = 120;
+
+export type Timestamps = 'none' | 'segment' | 'word';
+
+export interface TranscriptionRequest {
+  path: string;
+  duration: number;
+  language?: string;
+  timestamps: Timestamps;
+}
+
+export interface TranscriptionResult {
+  text: string;
+  language: string;
+  duration: number;
+  recognizer: string;
+  segments: TranscriptSegment[];
+}
+
+/**
+ * Transcription as a queue job: picks the best installed recognizer for the language, and for long
+ * audio decodes window by window, split at the speech regions Silero VAD finds when it is installed.
+ */
+export class TranscriptionService {
+  constructor(private readonly deps: { engines: EngineHost; queue: JobQueue; modelsDir: string }) {
+    deps.queue.register(TRANSCRIPTION_JOB, (payload, context) => this.run(payload as TranscriptionRequest, context) as unknown as Promise<Record<string, unknown>>);
+  }
+
+  async transcribe(request: TranscriptionRequest, ownerKeyId: string): Promise<TranscriptionResult> {
+    const job = this.deps.queue.submit({ kind: TRANSCRIPTION_JOB, ownerKeyId, payload: request });
+    const done = await this.deps.queue.wait(job.id);
+    if (done.state !== 'completed') throw jobErrorToApiError(done);
+    return done.result as unknown as TranscriptionResult;
+  }
+
+  private async run(request: TranscriptionRequest, context: JobRunContext): Promise<TranscriptionResult> {
+    const recognizer = await this.chooseRecognizer(request.language);
+    const vad = await this.available('silero-vad');
+    const segments: TranscriptSegment[] = [];
+    let language = request.language ?? recognizer.languages[0] ?? 'und';
+    for (let start = 0; start < request.duration; start += WINDOW_SECONDS) {
+      const window = await decodeToPcm(request.path, RATE, context.signal, { start, duration: WINDOW_SECONDS });
+      const pieces = vad ? await this.speechPieces(window, context) : [{ start: 0, end: window.samples.length / RATE }];
+      for (const piece of pieces) {
+        const transcript = await this.recognize(recognizer.engine, slice(window, piece), request.language, context);
+        if (transcript.language) language = transcript.language;
+        segments.push(...transcript.segments.map((segment) => shift(segment, start + piece.start)));
+      }
+      context.progress(Math.min(1, (start + WINDOW_SECONDS) / request.duration), 'recognizing');
+    }
+    const shaped = segments.filter((segment) => segment.text.trim()).map((segment) => (request.timestamps === 'word' ? segment : { ...segment, words: [] }));
+    return { text: shaped.map((segment) => segment.text.trim()).join(' '), language, duration: request.duration, recognizer: recognizer.engine, segments: request.timestamps === 'none' ? [] : shaped };
+  }
+
+  private async chooseRecognizer(language: string | undefined): Promise<EngineCapabilities> {
+    const installed: EngineCapabilities[] = [];
+    for (const id of RECOGNIZERS) {
+      if (!(await this.available(id))) continue;
+      installed.push(await this.deps.engines.call<EngineCapabilities>(id, 'capabilities', []));
+    }
+    const primary = language?.toLowerCase().split('-')[0];
+    const able = installed.find((capabilities) => !primary || capabilities.languages.some((tag) => tag.toLowerCase().split('-')[0] === primary));
+    if (!able) {
+      throw new ApiError(422, 'language_not_supported', `No installed recognizer handles ${language}`, {
+        language,
+        recognizers: installed.map((capabilities) => ({ engine: capabilities.engine, languages: capabilities.languages })),
+      });
+    }
+    return able;
+  }
+
+  private async available(id: string): Promise<boolean> {
+    const descriptor = engineDescriptors(this.deps.modelsDir).find((candidate) => candidate.id === id);
+    return descriptor ? (await descriptor.probe()).available : false;
+  }
+
+  private speechPieces(pcm: Pcm, context: JobRunContext): Promise<SpeechRegion[]> {
+    return this.deps.engines.call<SpeechRegion[]>('silero-vad', 'detect', [pcm], { signal: context.signal });
+  }
+
+  private recognize(engine: string, pcm: Pcm, language: string | undefined, context: JobRunContext): Promise<Transcript> {
+    return this.deps.engines.call<Transcript>(engine, 'recognize', [{ pcm, language }], { signal: context.signal });
+  }
+}
+
+function slice(pcm: Pcm, region: SpeechRegion): Pcm {
+  return { samples: pcm.samples.subarray(Math.floor(region.start * pcm.sampleRate), Math.ceil(region.end * pcm.sampleRate)), sampleRate: pcm.sampleRate };
+}
+
+function shift(segment: TranscriptSegment, offset: number): TranscriptSegment {
+  const move = (time: number) => Math.round((time + offset) * 1000) / 1000;
+  return { ...segment, start: move(segment.start), end: move(segment.end), words: segment.words.map((word) => ({ ...word, start: move(word.start), end: move(word.end) })) };
+}

@@ -80,7 +80,7 @@ describe('Kitten (stand-in model)', () => {
     await assert.rejects(kitten.synthesize({ text: LONG_TEXT, voice: 'kitten:expr-voice-2-f' }, cancelOnProgress()), /cancelled by test/);
     await assert.rejects(kitten.synthesize({ text: 'Hi.', voice: 'kitten:nobody' }, job()), { code: 'voice_not_found' });
     await assert.rejects(kitten.synthesize({ text: 'Hi.', voice: 'kitten:expr-voice-2-f', language: 'de' }, job()), { code: 'language_not_supported' });
-    await assert.rejects(kitten.synthesize({ text: ' ', voice: 'kitten:expr-voice-2-f' }, job()), { code: 'invalid_text' });
+    await assert.rejects(kitten.synthesize({ text: ' ', voice: 'kitten:expr-voice-2-f' }, job()), { code: 'text_empty' });
     await assert.rejects(kitten.synthesize({ text: 'Hi.', voice: 'kitten:expr-voice-2-f', style: new Float32Array(3) }, job()), { code: 'invalid_style' });
   });
 });

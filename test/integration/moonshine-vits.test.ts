@@ -81,7 +81,7 @@ describe('VITS / Piper (stand-in model, Debian espeak-ng-data)', () => {
     assert.equal(slow[0]?.lengthScale, 2);
     await assert.rejects(vits.synthesize({ text: 'Hi.', voice: 'vits:other' }, job()), { code: 'voice_not_found' });
     await assert.rejects(vits.synthesize({ text: 'Hi.', voice: 'vits:en_US-stand_in-medium', language: 'de' }, job()), { code: 'language_not_supported' });
-    await assert.rejects(vits.synthesize({ text: ' ', voice: 'vits:en_US-stand_in-medium' }, job()), { code: 'invalid_text' });
+    await assert.rejects(vits.synthesize({ text: ' ', voice: 'vits:en_US-stand_in-medium' }, job()), { code: 'text_empty' });
     const controller = new AbortController();
     const context: JobContext = { signal: controller.signal, progress: () => controller.abort(new Error('cancelled by test')) };
     const text = Array.from({ length: 12 }, (_, i) => `Sentence number ${i} is here.`).join(' ');

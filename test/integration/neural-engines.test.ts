@@ -104,7 +104,7 @@ describe('Kokoro (stand-in model, real voices.bin and tokens.txt)', () => {
   test('unknown voices and languages are refused before sherpa sees them', async () => {
     await assert.rejects(kokoro.synthesize({ text: 'Hi.', voice: 'kokoro:xx_nobody' }, job()), { code: 'voice_not_found' });
     await assert.rejects(kokoro.synthesize({ text: 'Hi.', voice: 'kokoro:af_heart', language: 'de' }, job()), { code: 'language_not_supported' });
-    await assert.rejects(kokoro.synthesize({ text: ' ', voice: 'kokoro:af_heart' }, job()), { code: 'invalid_text' });
+    await assert.rejects(kokoro.synthesize({ text: ' ', voice: 'kokoro:af_heart' }, job()), { code: 'text_empty' });
     await assert.rejects(kokoro.synthesize({ text: 'Hi.', voice: 'kokoro:af_heart', style: new Float32Array(256) }, job()), { code: 'invalid_style' });
   });
 });

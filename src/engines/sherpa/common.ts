@@ -64,3 +64,8 @@ export class Serial {
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+/** The same code for empty text as the built-in engines, so clients see one error whatever speaks. */
+export function requireText(text: string): void {
+  if (text.trim() === '') throw new EngineError('text_empty', 'Nothing to say: the text is empty');
+}

@@ -1,10 +1,10 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkFile, checkKokoroVoices, checkOnnx, findFile, integerMetadata, modelInvalid, ONNX_FLOAT, type KokoroShape, type OnnxInfo } from '../model-files.js';
 import type { EngineDescriptor, Gender, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, probeWith, ttsProgress, untilAborted } from './common.js';
-import { KokoroBlends } from './kokoro-blend.js';
+import { engineFailed, neuralCapabilities, probeWith, requireText, ttsProgress, untilAborted } from './common.js';
+import { KokoroBlends, readStyleTable } from './kokoro-blend.js';
 import { DEBIAN_ESPEAK_DATA } from './kokoro.js';
 import { loadSherpa } from './load.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
@@ -135,21 +135,12 @@ class KittenSynthesizer implements Synthesizer {
   }
 
   async voiceVector(voice: string): Promise<Float32Array> {
-    const { sid } = this.voice(voice);
-    const { rows, rowSize } = this.files.shape;
-    const bytes = Buffer.alloc(rows * rowSize * 4);
-    const file = await open(this.files.voices, 'r');
-    try {
-      await file.read(bytes, 0, bytes.length, sid * bytes.length);
-    } finally {
-      await file.close();
-    }
-    return new Float32Array(bytes.buffer, bytes.byteOffset, rows * rowSize);
+    return readStyleTable(this.files.voices, this.files.shape, this.voice(voice).sid);
   }
 
   async synthesize(request: SynthesisRequest, context: JobContext): Promise<SynthesisResult> {
     const voice = this.voice(request.voice);
-    if (request.text.trim() === '') throw new EngineError('invalid_text', 'Nothing to say: the text is empty');
+    requireText(request.text);
     // sherpa always phonemizes Kitten as en-us (the model's `voice` metadata); it takes no language.
     if (request.language !== undefined && !/^en(-us)?$/i.test(request.language)) {
       throw new EngineError('language_not_supported', `Kitten does not speak ${request.language}`, { language: request.language, supported: LANGUAGES });

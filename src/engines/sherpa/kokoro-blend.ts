@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KokoroShape } from '../model-files.js';
@@ -57,4 +57,16 @@ export class KokoroBlends {
       await rm(dir, { recursive: true, force: true });
     }
   }
+}
+
+/** The style table of one speaker (`rows × rowSize` floats) read from a voices.bin. */
+export async function readStyleTable(voicesFile: string, shape: Pick<KokoroShape, 'rows' | 'rowSize'>, sid: number): Promise<Float32Array> {
+  const bytes = Buffer.alloc(shape.rows * shape.rowSize * 4);
+  const file = await open(voicesFile, 'r');
+  try {
+    await file.read(bytes, 0, bytes.length, sid * bytes.length);
+  } finally {
+    await file.close();
+  }
+  return new Float32Array(bytes.buffer, bytes.byteOffset, shape.rows * shape.rowSize);
 }

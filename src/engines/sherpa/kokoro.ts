@@ -1,12 +1,12 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   checkFile, checkKokoroVoices, checkOnnx, findFile, KOKORO_REQUIRED_METADATA, kokoroShape, modelInvalid, type KokoroShape,
 } from '../model-files.js';
 import type { EngineDescriptor, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, probeWith, ttsProgress, untilAborted } from './common.js';
-import { KokoroBlends } from './kokoro-blend.js';
+import { engineFailed, neuralCapabilities, probeWith, requireText, ttsProgress, untilAborted } from './common.js';
+import { KokoroBlends, readStyleTable } from './kokoro-blend.js';
 import { espeakFor, KOKORO_LANGUAGES, KOKORO_VOICE_NAMES, kokoroVoice, type KokoroVoice } from './kokoro-voices.js';
 import { loadSherpa } from './load.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
@@ -111,21 +111,12 @@ class KokoroSynthesizer implements Synthesizer {
   }
 
   async voiceVector(voice: string): Promise<Float32Array> {
-    const { sid } = this.voice(voice);
-    const { rows, rowSize } = this.files.shape;
-    const bytes = Buffer.alloc(rows * rowSize * 4);
-    const file = await open(this.files.voices, 'r');
-    try {
-      await file.read(bytes, 0, bytes.length, sid * bytes.length);
-    } finally {
-      await file.close();
-    }
-    return new Float32Array(bytes.buffer, bytes.byteOffset, rows * rowSize);
+    return readStyleTable(this.files.voices, this.files.shape, this.voice(voice).sid);
   }
 
   async synthesize(request: SynthesisRequest, context: JobContext): Promise<SynthesisResult> {
     const voice = this.voice(request.voice);
-    if (request.text.trim() === '') throw new EngineError('invalid_text', 'Nothing to say: the text is empty');
+    requireText(request.text);
     const lang = this.espeakLanguage(request.language, voice);
     const speed = Math.min(Math.max(request.speed ?? 1, 0.5), 2);
     context.progress(0, 'loading voice');

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { checkJsonObject, checkOnnx, findFile } from '../model-files.js';
 import type { EngineDescriptor, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, probeWith, ttsProgress, untilAborted } from './common.js';
+import { engineFailed, neuralCapabilities, probeWith, requireText, ttsProgress, untilAborted } from './common.js';
 import { loadSherpa } from './load.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 
@@ -86,7 +86,7 @@ class PocketSynthesizer implements Synthesizer {
 
   async synthesize(request: SynthesisRequest, context: JobContext): Promise<SynthesisResult> {
     if (request.voice !== POCKET_VOICE_ID) throw new EngineError('voice_not_found', `Pocket TTS has no voice ${request.voice}`, { voice: request.voice });
-    if (request.text.trim() === '') throw new EngineError('invalid_text', 'Nothing to say: the text is empty');
+    requireText(request.text);
     const reference = request.referenceAudio;
     if (!reference || reference.sampleRate <= 0 || reference.samples.length < reference.sampleRate * MIN_REFERENCE_SECONDS) {
       throw new EngineError('reference_audio_required', `Pocket TTS needs at least ${MIN_REFERENCE_SECONDS} s of reference audio`);

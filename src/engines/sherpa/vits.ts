@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { checkFile, checkOnnx, integerMetadata, modelInvalid, ONNX_FLOAT, type OnnxInfo } from '../model-files.js';
 import type { EngineCapabilities, EngineDescriptor, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, probeWith, ttsProgress, untilAborted } from './common.js';
+import { engineFailed, neuralCapabilities, probeWith, requireText, ttsProgress, untilAborted } from './common.js';
 import { DEBIAN_ESPEAK_DATA } from './kokoro.js';
 import { loadSherpa } from './load.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
@@ -159,7 +159,7 @@ class VitsSynthesizer implements Synthesizer {
   async synthesize(request: SynthesisRequest, context: JobContext): Promise<SynthesisResult> {
     const voice = this.voices.get(request.voice);
     if (!voice) throw new EngineError('voice_not_found', `This Piper model has no voice ${request.voice}`, { voice: request.voice });
-    if (request.text.trim() === '') throw new EngineError('invalid_text', 'Nothing to say: the text is empty');
+    requireText(request.text);
     // The espeak voice is fixed by the model, so only its own language can be spoken.
     const primary = (tag: string) => tag.toLowerCase().split('-')[0];
     if (request.language !== undefined && primary(request.language) !== primary(voice.language)) {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { checkFile, checkOnnx, findFile, modelInvalid, type OnnxInfo } from '../model-files.js';
 import type { EngineDescriptor, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, probeWith, ttsProgress, untilAborted } from './common.js';
+import { engineFailed, neuralCapabilities, probeWith, requireText, ttsProgress, untilAborted } from './common.js';
 import { espeakDataDir } from './kitten.js';
 import { loadSherpa } from './load.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
@@ -107,7 +107,7 @@ class ZipVoiceSynthesizer implements Synthesizer {
 
   async synthesize(request: SynthesisRequest, context: JobContext): Promise<SynthesisResult> {
     if (request.voice !== ZIPVOICE_VOICE_ID) throw new EngineError('voice_not_found', `ZipVoice has no voice ${request.voice}`, { voice: request.voice });
-    if (request.text.trim() === '') throw new EngineError('invalid_text', 'Nothing to say: the text is empty');
+    requireText(request.text);
     if (request.language !== undefined && !LANGUAGES.includes(request.language.toLowerCase().split('-')[0] ?? '')) {
       throw new EngineError('language_not_supported', `ZipVoice does not speak ${request.language}`, { language: request.language, supported: LANGUAGES });
     }

@@ -27,6 +27,12 @@ export const CONTENT_TYPES: Readonly<Record<AudioFormat, string>> = {
   pcm: 'application/octet-stream',
 };
 
+/** Content type of a stored task file: an audio format, or `mp4` for a rendered video. */
+export function contentTypeOf(format: string | null): string {
+  if (format === 'mp4') return 'video/mp4';
+  return CONTENT_TYPES[format as AudioFormat] ?? 'application/octet-stream';
+}
+
 export const FILE_EXTENSIONS: Readonly<Record<AudioFormat, string>> = {
   wav: 'wav',
   'wav-float': 'wav',
@@ -37,7 +43,7 @@ export const FILE_EXTENSIONS: Readonly<Record<AudioFormat, string>> = {
 };
 
 /** ffmpeg codec and muxer arguments of each format. */
-const CODEC_ARGS: Readonly<Record<AudioFormat, readonly string[]>> = {
+export const CODEC_ARGS: Readonly<Record<AudioFormat, readonly string[]>> = {
   wav: ['-c:a', 'pcm_s16le', '-f', 'wav'],
   'wav-float': ['-c:a', 'pcm_f32le', '-f', 'wav'],
   // VBR quality 2: transparent for speech, and sized to the content.

@@ -153,4 +153,27 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 5,
+    name: 'timelines and their imported pictures',
+    sql: `
+      CREATE TABLE timelines (
+        task_id    TEXT PRIMARY KEY REFERENCES tasks (id) ON DELETE CASCADE,
+        version    INTEGER NOT NULL,
+        document   TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE timeline_media (
+        id         TEXT PRIMARY KEY,
+        task_id    TEXT NOT NULL REFERENCES tasks (id) ON DELETE CASCADE,
+        kind       TEXT NOT NULL CHECK (kind IN ('video', 'image')),
+        path       TEXT NOT NULL,
+        width      INTEGER,
+        height     INTEGER,
+        duration   REAL,
+        has_audio  INTEGER NOT NULL,
+        created_at TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -14,6 +14,8 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { assetRoutes } from './routes/assets.js';
 import { downloadRoutes } from './routes/download.js';
 import { transcribeRoutes } from './routes/transcribe.js';
+import { timelineRoutes } from './routes/timeline.js';
+import { mergeTimelineRoutes } from './routes/merge-timeline.js';
 import { generateRoutes } from './routes/generate.js';
 import { longFormRoutes } from './routes/long-form.js';
 import { queueRoutes } from './routes/queue.js';
@@ -73,6 +75,8 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(textRoutes);
   await app.register(assetRoutes, { assets: services.assets, config });
   await app.register(downloadRoutes, { downloads: services.downloads });
+  await app.register(timelineRoutes, { timeline: services.timeline, generation: services.generation, assets: services.assets, config });
+  await app.register(mergeTimelineRoutes, { generation: services.generation, timeline: services.timeline, renderer: services.renderer, audio: services.audio });
   await app.register(transcribeRoutes, { transcription: services.transcription, assets: services.assets, config });
   await app.register(websocketRoutes, { events: services.events, pingSeconds: config.wsPingSeconds });
   return app;

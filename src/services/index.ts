@@ -22,6 +22,9 @@ import { AssetRepository } from '../store/asset-repository.js';
 import { AssetService } from './assets.js';
 import { DownloadService } from './downloads.js';
 import { TranscriptionService } from './transcription.js';
+import { TimelineRepository } from '../store/timeline-repository.js';
+import { TimelineService } from './timeline.js';
+import { TimelineRenderer } from './timeline-render.js';
 
 export interface Services {
   db: Db;
@@ -36,6 +39,9 @@ export interface Services {
   assets: AssetService;
   downloads: DownloadService;
   transcription: TranscriptionService;
+  timeline: TimelineService;
+  renderer: TimelineRenderer;
+  audio: AudioStore;
   /** Brings back what a previous run left: interrupted jobs, queued jobs, partial files. */
   recover(): Promise<void>;
   close(): Promise<void>;
@@ -96,6 +102,8 @@ export function createServices(config: Config): Services {
     tempRoot: join(config.dataDir, 'downloads'),
   });
   const transcription = new TranscriptionService({ engines, queue, modelsDir: config.modelsDir });
+  const timeline = new TimelineService({ timelines: new TimelineRepository(db), chunks: new ChunkRepository(db), audio, assets, dataDir: config.dataDir });
+  const renderer = new TimelineRenderer({ queue, tasks, audio });
   // Expired assets go at start and then daily; unref'd so the timer never keeps the process alive.
   let assetSweep: NodeJS.Timeout | undefined;
   return {
@@ -111,6 +119,9 @@ export function createServices(config: Config): Services {
     assets,
     downloads,
     transcription,
+    timeline,
+    renderer,
+    audio,
     recover: async () => {
       await audio.sweepPartialFiles();
       await assets.sweepExpired();

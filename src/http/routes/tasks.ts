@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { CONTENT_TYPES, type AudioFormat } from '../../audio/encode.js';
+import { contentTypeOf } from '../../audio/encode.js';
 import type { GenerationService } from '../../services/generation.js';
 import type { LongFormService } from '../../services/long-form.js';
 import { toSrt, toVtt, type Cue } from '../../text/subtitles.js';
@@ -106,7 +106,7 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationServi
     handler: async (request, reply) => {
       const task = generation.task(request.params.task_id, callerOf(request).keyId);
       const audio = await generation.audioOf(task);
-      return reply.header('x-task-id', task.id).header('x-audio-duration', String(task.duration ?? 0)).type(CONTENT_TYPES[task.format as AudioFormat]).send(audio);
+      return reply.header('x-task-id', task.id).header('x-audio-duration', String(task.duration ?? 0)).type(contentTypeOf(task.format)).send(audio);
     },
   });
 

@@ -18,6 +18,7 @@ import { timelineRoutes } from './routes/timeline.js';
 import { mergeTimelineRoutes } from './routes/merge-timeline.js';
 import { generateRoutes } from './routes/generate.js';
 import { longFormRoutes } from './routes/long-form.js';
+import { previewRoutes } from './routes/previews.js';
 import { queueRoutes } from './routes/queue.js';
 import { systemRoutes } from './routes/system.js';
 import { taskRoutes } from './routes/tasks.js';
@@ -26,7 +27,7 @@ import { voiceRoutes } from './routes/voices.js';
 import { ErrorEnvelopeSchema } from './schemas.js';
 import { websocketRoutes } from './websocket.js';
 
-const EXPOSED_HEADERS = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-task-id', 'x-audio-duration'];
+const EXPOSED_HEADERS = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-task-id', 'x-audio-duration', 'x-chunk-take', 'x-voice-id', 'x-preview-cached', 'x-preview-text'];
 
 /** Strips the key from `?api_key=` so it never reaches the logs. */
 function redactUrl(url: string): string {
@@ -68,6 +69,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(apiKeyRoutes, { keys: services.keys });
   await app.register(systemRoutes, { system: services.system });
   await app.register(voiceRoutes, { voices: services.voices });
+  await app.register(previewRoutes, { previews: services.previews });
   await app.register(generateRoutes, { generation: services.generation });
   await app.register(taskRoutes, { generation: services.generation, longForm: services.longForm });
   await app.register(longFormRoutes, { longForm: services.longForm, generation: services.generation, findVoice: (id) => services.voices.get(id) });

@@ -25,6 +25,7 @@ import { TranscriptionService } from './transcription.js';
 import { TimelineRepository } from '../store/timeline-repository.js';
 import { TimelineService } from './timeline.js';
 import { TimelineRenderer } from './timeline-render.js';
+import { PreviewService } from './previews.js';
 
 export interface Services {
   db: Db;
@@ -41,6 +42,7 @@ export interface Services {
   transcription: TranscriptionService;
   timeline: TimelineService;
   renderer: TimelineRenderer;
+  previews: PreviewService;
   audio: AudioStore;
   /** Brings back what a previous run left: interrupted jobs, queued jobs, partial files. */
   recover(): Promise<void>;
@@ -65,8 +67,9 @@ export function createServices(config: Config): Services {
   system.registerStatusSection('engine_host', () => engines.status());
   system.registerInventory(() => engineInventory(config.modelsDir));
   // Presets are read from the engines on the first voice request, then at most every 5 minutes.
+  const voiceRepository = new VoiceRepository(db);
   const voices = new VoiceService({
-    voices: new VoiceRepository(db),
+    voices: voiceRepository,
     categories: new CategoryRepository(db),
     dataDir: config.dataDir,
     presets: enginePresets(engines, config.modelsDir),
@@ -104,6 +107,7 @@ export function createServices(config: Config): Services {
   const transcription = new TranscriptionService({ engines, queue, modelsDir: config.modelsDir });
   const timeline = new TimelineService({ timelines: new TimelineRepository(db), chunks: new ChunkRepository(db), audio, assets, dataDir: config.dataDir });
   const renderer = new TimelineRenderer({ queue, tasks, audio });
+  const previews = new PreviewService({ engines, queue, audio, voices: voiceRepository, findVoice });
   // Expired assets go at start and then daily; unref'd so the timer never keeps the process alive.
   let assetSweep: NodeJS.Timeout | undefined;
   return {
@@ -121,6 +125,7 @@ export function createServices(config: Config): Services {
     transcription,
     timeline,
     renderer,
+    previews,
     audio,
     recover: async () => {
       await audio.sweepPartialFiles();

@@ -254,6 +254,17 @@ export class VoiceRepository {
     return favorite === undefined ? undefined : favorite === 1;
   }
 
+  /**
+   * Records the voice's rendered preview. `updated_at` stays: a preview is not a change of the
+   * voice (and previews are cached on it). Answers the path recorded before, if any.
+   */
+  setPreview(id: string, path: string | null): { previous: string | null } | undefined {
+    const row = this.db.prepare('SELECT preview_path FROM voices WHERE id = ?').get(id) as { preview_path: string | null } | undefined;
+    if (!row) return undefined;
+    this.db.prepare('UPDATE voices SET preview_path = ? WHERE id = ?').run(path, id);
+    return { previous: row.preview_path };
+  }
+
   delete(id: string): boolean {
     return this.db.prepare('DELETE FROM voices WHERE id = ?').run(id).changes > 0;
   }

@@ -1,10 +1,12 @@
-import type { Availability, EngineCapabilities, JobContext } from '../types.js';
+import type { Availability, Engine, EngineCapabilities, EngineDescriptor, EngineKind, JobContext } from '../types.js';
 import { EngineError } from '../types.js';
+import { loadSherpa } from './load.js';
+import type { SherpaModule } from './sherpa-types.js';
 
 /** Shared plumbing of the sherpa-onnx engines. */
 
 /** Runs a validation and reports it as availability, so probe() never throws for a bad model. */
-export async function probeWith(validate: () => Promise<unknown>): Promise<Availability> {
+async function probeWith(validate: () => Promise<unknown>): Promise<Availability> {
   try {
     await validate();
     return { available: true };
@@ -68,4 +70,17 @@ export function yieldToEventLoop(): Promise<void> {
 /** The same code for empty text as the built-in engines, so clients see one error whatever speaks. */
 export function requireText(text: string): void {
   if (text.trim() === '') throw new EngineError('text_empty', 'Nothing to say: the text is empty');
+}
+
+/**
+ * A neural engine's descriptor: probing validates its files, and loading validates them again
+ * before native code sees them, because some bad model files crash the process instead of throwing.
+ */
+export function neuralEngine<E extends Engine, F>(
+  id: string,
+  kind: EngineKind,
+  validate: () => Promise<F>,
+  build: (files: F, sherpa: SherpaModule) => Promise<E>,
+): EngineDescriptor<E> {
+  return { id, kind, neural: true, probe: () => probeWith(validate), load: async () => build(await validate(), await loadSherpa()) };
 }

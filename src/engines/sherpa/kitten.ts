@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { checkFile, checkKokoroVoices, checkOnnx, findFile, integerMetadata, modelInvalid, ONNX_FLOAT, type KokoroShape, type OnnxInfo } from '../model-files.js';
 import type { EngineDescriptor, Gender, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, probeWith, requireText, ttsProgress, untilAborted } from './common.js';
+import { engineFailed, neuralCapabilities, neuralEngine, requireText, ttsProgress, untilAborted } from './common.js';
 import { KokoroBlends, readStyleTable } from './kokoro-blend.js';
 import { DEBIAN_ESPEAK_DATA } from './kokoro.js';
-import { loadSherpa } from './load.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 
 /**
@@ -41,13 +40,7 @@ interface KittenVoice {
 
 export function createKittenEngine(modelDir: string): EngineDescriptor<Synthesizer> {
   const validate = () => validateKitten(modelDir);
-  return {
-    id: 'kitten',
-    kind: 'synthesizer',
-    neural: true,
-    probe: () => probeWith(validate),
-    load: async () => new KittenSynthesizer(await validate(), await loadSherpa()).ready(),
-  };
+  return neuralEngine('kitten', 'synthesizer', validate, (files, sherpa) => new KittenSynthesizer(files, sherpa).ready());
 }
 
 /** The archive's own espeak-ng-data when complete, else Debian's (package espeak-ng-data). */

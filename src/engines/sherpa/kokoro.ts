@@ -5,10 +5,9 @@ import {
 } from '../model-files.js';
 import type { EngineDescriptor, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, probeWith, requireText, ttsProgress, untilAborted } from './common.js';
+import { engineFailed, neuralCapabilities, neuralEngine, requireText, ttsProgress, untilAborted } from './common.js';
 import { KokoroBlends, readStyleTable } from './kokoro-blend.js';
 import { espeakFor, KOKORO_LANGUAGES, KOKORO_VOICE_NAMES, kokoroVoice, type KokoroVoice } from './kokoro-voices.js';
-import { loadSherpa } from './load.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 
 /** Debian's espeak-ng-data (package espeak-ng-data), which sherpa's built-in espeak-ng reads. */
@@ -31,13 +30,7 @@ interface KokoroFiles {
 export function createKokoroEngine(modelDir: string, options: KokoroOptions = {}): EngineDescriptor<Synthesizer> {
   const espeakData = options.espeakDataDir ?? DEBIAN_ESPEAK_DATA;
   const validate = () => validateKokoro(modelDir, espeakData);
-  return {
-    id: 'kokoro',
-    kind: 'synthesizer',
-    neural: true,
-    probe: () => probeWith(validate),
-    load: async () => new KokoroSynthesizer(await validate(), espeakData, await loadSherpa()).ready(),
-  };
+  return neuralEngine('kokoro', 'synthesizer', validate, (files, sherpa) => new KokoroSynthesizer(files, espeakData, sherpa).ready());
 }
 
 async function validateKokoro(modelDir: string, espeakData: string): Promise<KokoroFiles> {

@@ -3,8 +3,7 @@ import { durationOf } from '../../audio/pcm.js';
 import { checkFile, checkOnnx, findFile, modelInvalid, ONNX_FLOAT, type OnnxInfo } from '../model-files.js';
 import type { EngineDescriptor, JobContext, RecognitionRequest, Recognizer, Transcript, TranscriptSegment } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, probeWith, untilAborted } from './common.js';
-import { loadSherpa } from './load.js';
+import { engineFailed, neuralCapabilities, neuralEngine, untilAborted } from './common.js';
 import type { OfflineRecognizer } from './sherpa-types.js';
 import { splitForWhisper } from './whisper.js';
 
@@ -29,23 +28,15 @@ interface MoonshineFiles {
 
 export function createMoonshineEngine(modelDir: string): EngineDescriptor<Recognizer> {
   const validate = () => validateMoonshine(modelDir);
-  return {
-    id: 'moonshine',
-    kind: 'recognizer',
-    neural: true,
-    probe: () => probeWith(validate),
-    load: async () => {
-      const files = await validate();
-      const sherpa = await loadSherpa();
-      const { tokens, ...moonshine } = files;
-      const config = {
-        featConfig: { sampleRate: 16000, featureDim: 80 },
-        modelConfig: { moonshine, tokens, numThreads: 1, provider: 'cpu', debug: false },
-        decodingMethod: 'greedy_search',
-      };
-      return new MoonshineRecognizer(await sherpa.OfflineRecognizer.createAsync(config));
-    },
-  };
+  return neuralEngine('moonshine', 'recognizer', validate, async (files, sherpa) => {
+    const { tokens, ...moonshine } = files;
+    const config = {
+      featConfig: { sampleRate: 16000, featureDim: 80 },
+      modelConfig: { moonshine, tokens, numThreads: 1, provider: 'cpu', debug: false },
+      decodingMethod: 'greedy_search',
+    };
+    return new MoonshineRecognizer(await sherpa.OfflineRecognizer.createAsync(config));
+  });
 }
 
 async function validateMoonshine(modelDir: string): Promise<MoonshineFiles> {

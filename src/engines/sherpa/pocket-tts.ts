@@ -2,8 +2,7 @@ import { join } from 'node:path';
 import { checkJsonObject, checkOnnx, findFile } from '../model-files.js';
 import type { EngineDescriptor, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, probeWith, requireText, ttsProgress, untilAborted } from './common.js';
-import { loadSherpa } from './load.js';
+import { engineFailed, neuralCapabilities, neuralEngine, requireText, ttsProgress, untilAborted } from './common.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 
 /**
@@ -30,19 +29,11 @@ interface PocketFiles {
 /** From a folder laid out like sherpa-onnx-pocket-tts-int8-2026-01-26 (int8 or fp32 names). */
 export function createPocketTtsEngine(modelDir: string): EngineDescriptor<Synthesizer> {
   const validate = () => validatePocket(modelDir);
-  return {
-    id: 'pocket-tts',
-    kind: 'synthesizer',
-    neural: true,
-    probe: () => probeWith(validate),
-    load: async () => {
-      const files = await validate();
-      const sherpa = await loadSherpa();
-      const pocket = { ...files, voiceEmbeddingCacheCapacity: 4 };
-      const tts = await sherpa.OfflineTts.createAsync({ model: { pocket, numThreads: 1, provider: 'cpu', debug: false } });
-      return new PocketSynthesizer(tts, sherpa);
-    },
-  };
+  return neuralEngine('pocket-tts', 'synthesizer', validate, async (files, sherpa) => {
+    const pocket = { ...files, voiceEmbeddingCacheCapacity: 4 };
+    const tts = await sherpa.OfflineTts.createAsync({ model: { pocket, numThreads: 1, provider: 'cpu', debug: false } });
+    return new PocketSynthesizer(tts, sherpa);
+  });
 }
 
 // sherpa reads no metadata from these files and binds tensors by position, so the check is

@@ -2,8 +2,7 @@ import { join } from 'node:path';
 import type { Pcm } from '../../audio/pcm.js';
 import { checkOnnx, modelInvalid } from '../model-files.js';
 import type { EngineDescriptor, JobContext, SpeechRegion, VoiceActivityDetector } from '../types.js';
-import { neuralCapabilities, probeWith, Serial, yieldToEventLoop } from './common.js';
-import { loadSherpa } from './load.js';
+import { neuralCapabilities, neuralEngine, Serial, yieldToEventLoop } from './common.js';
 import type { SherpaModule, Vad } from './sherpa-types.js';
 
 /**
@@ -26,21 +25,13 @@ export function createSileroVadEngine(modelDir: string): EngineDescriptor<VoiceA
     const names = new Set(info.inputs.map((input) => input.name));
     if (!names.has('input') || !names.has('sr')) throw modelInvalid(model, 'not a Silero VAD model (inputs `input` and `sr` expected)');
   };
-  return {
-    id: 'silero-vad',
-    kind: 'vad',
-    neural: true,
-    probe: () => probeWith(validate),
-    load: async () => {
-      await validate();
-      const sherpa = await loadSherpa();
-      const config = {
-        sileroVad: { model, threshold: 0.5, minSilenceDuration: 0.25, minSpeechDuration: 0.25, maxSpeechDuration: 20, windowSize: WINDOW },
-        sampleRate: SAMPLE_RATE, numThreads: 1, provider: 'cpu', debug: false,
-      };
-      return new SileroVad(new sherpa.Vad(config, 60), sherpa);
-    },
-  };
+  return neuralEngine('silero-vad', 'vad', validate, async (_files, sherpa) => {
+    const config = {
+      sileroVad: { model, threshold: 0.5, minSilenceDuration: 0.25, minSpeechDuration: 0.25, maxSpeechDuration: 20, windowSize: WINDOW },
+      sampleRate: SAMPLE_RATE, numThreads: 1, provider: 'cpu', debug: false,
+    };
+    return new SileroVad(new sherpa.Vad(config, 60), sherpa);
+  });
 }
 
 class SileroVad implements VoiceActivityDetector {

@@ -4,8 +4,7 @@ import type { Pcm } from '../../audio/pcm.js';
 import { checkSpeakerEmbeddingModel, modelInvalid } from '../model-files.js';
 import type { EngineDescriptor, JobContext, VoicePrint, VoicePrinter } from '../types.js';
 import { EngineError } from '../types.js';
-import { neuralCapabilities, probeWith } from './common.js';
-import { loadSherpa } from './load.js';
+import { neuralCapabilities, neuralEngine } from './common.js';
 import type { SpeakerEmbeddingExtractor } from './sherpa-types.js';
 
 /**
@@ -19,18 +18,10 @@ export function createSpeakerEmbeddingEngine(modelDir: string): EngineDescriptor
     await checkSpeakerEmbeddingModel(model);
     return model;
   };
-  return {
-    id: 'speaker-embedding',
-    kind: 'voiceprint',
-    neural: true,
-    probe: () => probeWith(validate),
-    load: async () => {
-      const model = await validate();
-      const sherpa = await loadSherpa();
-      const extractor = new sherpa.SpeakerEmbeddingExtractor({ model, numThreads: 1, provider: 'cpu', debug: false });
-      return new SpeakerEmbedding(extractor, `speaker-embedding:${basename(model, '.onnx')}`);
-    },
-  };
+  return neuralEngine('speaker-embedding', 'voiceprint', validate, async (model, sherpa) => {
+    const extractor = new sherpa.SpeakerEmbeddingExtractor({ model, numThreads: 1, provider: 'cpu', debug: false });
+    return new SpeakerEmbedding(extractor, `speaker-embedding:${basename(model, '.onnx')}`);
+  });
 }
 
 async function singleOnnx(modelDir: string): Promise<string> {

@@ -3,9 +3,8 @@ import { basename, join } from 'node:path';
 import { checkFile, checkOnnx, integerMetadata, modelInvalid, ONNX_FLOAT, type OnnxInfo } from '../model-files.js';
 import type { EngineCapabilities, EngineDescriptor, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, probeWith, requireText, ttsProgress, untilAborted } from './common.js';
+import { engineFailed, neuralCapabilities, neuralEngine, requireText, ttsProgress, untilAborted } from './common.js';
 import { DEBIAN_ESPEAK_DATA } from './kokoro.js';
-import { loadSherpa } from './load.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 
 /**
@@ -35,21 +34,13 @@ interface VitsFiles {
 
 export function createVitsEngine(modelDir: string): EngineDescriptor<Synthesizer> {
   const validate = () => validateVits(modelDir);
-  return {
-    id: 'vits',
-    kind: 'synthesizer',
-    neural: true,
-    probe: () => probeWith(validate),
-    load: async () => {
-      const files = await validate();
-      const sherpa = await loadSherpa();
-      // Piper's own inference defaults; speed overrides the length scale per request.
-      const vits = { model: files.model, tokens: files.tokens, dataDir: files.espeakData, lexicon: '', noiseScale: 0.667, noiseScaleW: 0.8, lengthScale: 1 };
-      // One sentence per model call, so progress and cancellation come once per sentence.
-      const tts = await sherpa.OfflineTts.createAsync({ model: { vits, numThreads: 1, provider: 'cpu', debug: false }, maxNumSentences: 1 });
-      return new VitsSynthesizer(files, tts, sherpa);
-    },
-  };
+  return neuralEngine('vits', 'synthesizer', validate, async (files, sherpa) => {
+    // Piper's own inference defaults; speed overrides the length scale per request.
+    const vits = { model: files.model, tokens: files.tokens, dataDir: files.espeakData, lexicon: '', noiseScale: 0.667, noiseScaleW: 0.8, lengthScale: 1 };
+    // One sentence per model call, so progress and cancellation come once per sentence.
+    const tts = await sherpa.OfflineTts.createAsync({ model: { vits, numThreads: 1, provider: 'cpu', debug: false }, maxNumSentences: 1 });
+    return new VitsSynthesizer(files, tts, sherpa);
+  });
 }
 
 async function validateVits(modelDir: string): Promise<VitsFiles> {

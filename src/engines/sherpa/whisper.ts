@@ -4,8 +4,7 @@ import { durationOf, type Pcm } from '../../audio/pcm.js';
 import { checkFile, checkOnnx, modelInvalid } from '../model-files.js';
 import type { EngineCapabilities, EngineDescriptor, JobContext, RecognitionRequest, Recognizer, Transcript, TranscriptSegment } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, probeWith, Serial, untilAborted } from './common.js';
-import { loadSherpa } from './load.js';
+import { engineFailed, neuralCapabilities, neuralEngine, Serial, untilAborted } from './common.js';
 import type { OfflineRecognizer } from './sherpa-types.js';
 
 /**
@@ -37,18 +36,10 @@ interface WhisperFiles {
 
 export function createWhisperEngine(modelDir: string): EngineDescriptor<Recognizer> {
   const validate = () => validateWhisper(modelDir);
-  return {
-    id: 'whisper',
-    kind: 'recognizer',
-    neural: true,
-    probe: () => probeWith(validate),
-    load: async () => {
-      const files = await validate();
-      const sherpa = await loadSherpa();
-      const config = recognizerConfig(files, '');
-      return new WhisperRecognizer(files, await sherpa.OfflineRecognizer.createAsync(config));
-    },
-  };
+  return neuralEngine('whisper', 'recognizer', validate, async (files, sherpa) => {
+    const config = recognizerConfig(files, '');
+    return new WhisperRecognizer(files, await sherpa.OfflineRecognizer.createAsync(config));
+  });
 }
 
 async function validateWhisper(modelDir: string): Promise<WhisperFiles> {

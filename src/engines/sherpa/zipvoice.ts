@@ -2,9 +2,8 @@ import { join } from 'node:path';
 import { checkFile, checkOnnx, findFile, modelInvalid, type OnnxInfo } from '../model-files.js';
 import type { EngineDescriptor, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, probeWith, requireText, ttsProgress, untilAborted } from './common.js';
+import { engineFailed, neuralCapabilities, neuralEngine, requireText, ttsProgress, untilAborted } from './common.js';
 import { espeakDataDir } from './kitten.js';
-import { loadSherpa } from './load.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 
 /**
@@ -35,20 +34,12 @@ interface ZipVoiceFiles {
 /** From a folder laid out like sherpa-onnx-zipvoice-distill-int8-zh-en-emilia plus vocos_24khz.onnx. */
 export function createZipVoiceEngine(modelDir: string): EngineDescriptor<Synthesizer> {
   const validate = () => validateZipVoice(modelDir);
-  return {
-    id: 'zipvoice',
-    kind: 'synthesizer',
-    neural: true,
-    probe: () => probeWith(validate),
-    load: async () => {
-      const files = await validate();
-      const sherpa = await loadSherpa();
-      // sherpa's defaults for the distilled model (featScale 0.1, tShift 0.5, targetRms 0.1, guidanceScale 1).
-      const zipvoice = { ...files, featScale: 0.1, tShift: 0.5, targetRms: 0.1, guidanceScale: 1 };
-      const tts = await sherpa.OfflineTts.createAsync({ model: { zipvoice, numThreads: 1, provider: 'cpu', debug: false } });
-      return new ZipVoiceSynthesizer(tts, sherpa);
-    },
-  };
+  return neuralEngine('zipvoice', 'synthesizer', validate, async (files, sherpa) => {
+    // sherpa's defaults for the distilled model (featScale 0.1, tShift 0.5, targetRms 0.1, guidanceScale 1).
+    const zipvoice = { ...files, featScale: 0.1, tShift: 0.5, targetRms: 0.1, guidanceScale: 1 };
+    const tts = await sherpa.OfflineTts.createAsync({ model: { zipvoice, numThreads: 1, provider: 'cpu', debug: false } });
+    return new ZipVoiceSynthesizer(tts, sherpa);
+  });
 }
 
 // sherpa binds tensors by position, so each graph must have the input count its calls pass (a

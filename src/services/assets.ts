@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { writeAtomically } from '../audio/encode.js';
 import { probeAudio, type AudioInfo } from '../audio/probe.js';
 import { ApiError } from '../errors.js';
+import { moveFile } from '../util/move-file.js';
 import type { AssetOrigin, AssetRecord, AssetRepository } from '../store/asset-repository.js';
 
 /** Asset files live under `<data dir>/assets/`, named `<id>.<format>`. */
@@ -92,7 +92,7 @@ export class AssetService {
         sizeBytes: size, sha256, path, createdAt: now, lastUsedAt: now,
       };
       const target = this.absolutePath(asset);
-      await this.moveInto(tempPath, target);
+      await moveFile(tempPath, target);
       try {
         this.assets.insert(asset);
       } catch (error) {
@@ -152,18 +152,6 @@ export class AssetService {
   private async remove(asset: AssetRecord): Promise<void> {
     this.assets.delete(asset.id);
     await rm(this.absolutePath(asset), { force: true });
-  }
-
-  /** Renames when source and target share a file system, else copies (atomically) and removes. */
-  private async moveInto(source: string, target: string): Promise<void> {
-    await mkdir(this.root, { recursive: true });
-    try {
-      await rename(source, target);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-      await writeAtomically(target, (temp) => copyFile(source, temp));
-      await rm(source, { force: true });
-    }
   }
 
   private async sweepStaleTempFiles(): Promise<void> {

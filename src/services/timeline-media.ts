@@ -1,6 +1,4 @@
-import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
-import { dirname, extname } from 'node:path';
-import { writeAtomically } from '../audio/encode.js';
+import { extname } from 'node:path';
 import { ApiError } from '../errors.js';
 import { ProgramError, runChecked } from '../util/run.js';
 
@@ -67,18 +65,6 @@ function videoExtension(format: string, originalName?: string): string {
   const given = originalName ? extname(originalName).slice(1).toLowerCase() : '';
   const chosen = family.includes(given) ? given : (family.includes('mp4') ? 'mp4' : family[0]) ?? 'bin';
   return SAFE_EXTENSION.test(chosen) ? chosen : 'bin';
-}
-
-/** Moves a received file to its place: a rename on one file system, else an atomic copy. */
-export async function moveFile(source: string, target: string): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
-  try {
-    await rename(source, target);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-    await writeAtomically(target, (temp) => copyFile(source, temp));
-    await rm(source, { force: true });
-  }
 }
 
 function seconds(value: string | undefined): number | null {

@@ -9,7 +9,8 @@ import type { TimelineRepository } from '../store/timeline-repository.js';
 import type { AssetService } from './assets.js';
 import { selected } from './long-form.js';
 import { applyLayout, defaultDocument, playingBlocks, round, timelineDuration, type BlockLayout, type SourceLength } from './timeline-layout.js';
-import { moveFile, probePicture } from './timeline-media.js';
+import { moveFile } from '../util/move-file.js';
+import { probePicture } from './timeline-media.js';
 import { blockEnd, type Block, type BlockSource, type MixInput, type PictureInput, type TimelineDocument, type TimelineMedia, type Track } from './timeline-types.js';
 
 export interface TimelineDeps {

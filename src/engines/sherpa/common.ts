@@ -1,7 +1,7 @@
-import type { Availability, Engine, EngineCapabilities, EngineDescriptor, EngineKind, JobContext } from '../types.js';
+import type { Availability, Engine, EngineCapabilities, EngineDescriptor, EngineKind, JobContext, SynthesisResult } from '../types.js';
 import { EngineError } from '../types.js';
 import { loadSherpa } from './load.js';
-import type { SherpaModule } from './sherpa-types.js';
+import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 
 /** Shared plumbing of the sherpa-onnx engines. */
 
@@ -43,7 +43,7 @@ export function engineFailed(error: unknown, signal: AbortSignal): unknown {
 }
 
 /** Progress from sherpa's per-chunk TTS callback; returning false asks sherpa to stop early. */
-export function ttsProgress(context: JobContext): (info: { progress: number }) => boolean {
+function ttsProgress(context: JobContext): (info: { progress: number }) => boolean {
   return ({ progress }) => {
     if (context.signal.aborted) return false;
     context.progress(Math.min(Math.max(progress, 0), 1), 'synthesizing');
@@ -83,4 +83,19 @@ export function neuralEngine<E extends Engine, F>(
   build: (files: F, sherpa: SherpaModule) => Promise<E>,
 ): EngineDescriptor<E> {
   return { id, kind, neural: true, probe: () => probeWith(validate), load: async () => build(await validate(), await loadSherpa()) };
+}
+
+/**
+ * One sherpa generation for a job: stops waiting when the job is aborted, reports progress, and
+ * copies the samples out of native memory. `tts` may still be loading (a blended voice).
+ */
+export async function generate(tts: OfflineTts | Promise<OfflineTts>, text: string, generationConfig: object, context: JobContext): Promise<SynthesisResult> {
+  try {
+    const model = await untilAborted(Promise.resolve(tts), context.signal);
+    const audio = await untilAborted(model.generateAsync({ text, generationConfig, onProgress: ttsProgress(context), enableExternalBuffer: false }), context.signal);
+    context.progress(1, 'done');
+    return { pcm: { samples: Float32Array.from(audio.samples), sampleRate: audio.sampleRate } };
+  } catch (error) {
+    throw engineFailed(error, context.signal);
+  }
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { checkFile, checkKokoroVoices, checkOnnx, findFile, integerMetadata, modelInvalid, ONNX_FLOAT, type KokoroShape, type OnnxInfo } from '../model-files.js';
 import type { EngineDescriptor, Gender, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, neuralEngine, requireText, ttsProgress, untilAborted } from './common.js';
+import { generate, neuralCapabilities, neuralEngine, requireText } from './common.js';
 import { KokoroBlends, readStyleTable } from './kokoro-blend.js';
 import { DEBIAN_ESPEAK_DATA } from './kokoro.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
@@ -140,18 +140,9 @@ class KittenSynthesizer implements Synthesizer {
     }
     const speed = Math.min(Math.max(request.speed ?? 1, 0.5), 2);
     context.progress(0, 'loading voice');
-    try {
-      const tts = request.style ? await untilAborted(this.blends.instanceFor(request.style), context.signal) : this.main;
-      const generationConfig = new this.sherpa.GenerationConfig({ sid: request.style ? 0 : voice.sid, speed });
-      const audio = await untilAborted(
-        tts.generateAsync({ text: request.text, generationConfig, onProgress: ttsProgress(context), enableExternalBuffer: false }),
-        context.signal,
-      );
-      context.progress(1, 'done');
-      return { pcm: { samples: Float32Array.from(audio.samples), sampleRate: audio.sampleRate } };
-    } catch (error) {
-      throw engineFailed(error, context.signal);
-    }
+    const tts = request.style ? this.blends.instanceFor(request.style) : this.main;
+    const generationConfig = new this.sherpa.GenerationConfig({ sid: request.style ? 0 : voice.sid, speed });
+    return generate(tts, request.text, generationConfig, context);
   }
 
   private voice(id: string): KittenVoice {

@@ -5,7 +5,7 @@ import {
 } from '../model-files.js';
 import type { EngineDescriptor, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, neuralEngine, requireText, ttsProgress, untilAborted } from './common.js';
+import { generate, neuralCapabilities, neuralEngine, requireText } from './common.js';
 import { KokoroBlends, readStyleTable } from './kokoro-blend.js';
 import { espeakFor, KOKORO_LANGUAGES, KOKORO_VOICE_NAMES, kokoroVoice, type KokoroVoice } from './kokoro-voices.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
@@ -113,19 +113,9 @@ class KokoroSynthesizer implements Synthesizer {
     const lang = this.espeakLanguage(request.language, voice);
     const speed = Math.min(Math.max(request.speed ?? 1, 0.5), 2);
     context.progress(0, 'loading voice');
-    try {
-      const tts = request.style ? await untilAborted(this.blends.instanceFor(request.style), context.signal) : this.main;
-      const sid = request.style ? 0 : voice.sid;
-      const generationConfig = new this.sherpa.GenerationConfig({ sid, speed, extra: { lang } });
-      const audio = await untilAborted(
-        tts.generateAsync({ text: request.text, generationConfig, onProgress: ttsProgress(context), enableExternalBuffer: false }),
-        context.signal,
-      );
-      context.progress(1, 'done');
-      return { pcm: { samples: Float32Array.from(audio.samples), sampleRate: audio.sampleRate } };
-    } catch (error) {
-      throw engineFailed(error, context.signal);
-    }
+    const tts = request.style ? this.blends.instanceFor(request.style) : this.main;
+    const generationConfig = new this.sherpa.GenerationConfig({ sid: request.style ? 0 : voice.sid, speed, extra: { lang } });
+    return generate(tts, request.text, generationConfig, context);
   }
 
   private voice(id: string): KokoroVoice {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { checkJsonObject, checkOnnx, findFile } from '../model-files.js';
 import type { EngineDescriptor, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, neuralEngine, requireText, ttsProgress, untilAborted } from './common.js';
+import { generate, neuralCapabilities, neuralEngine, requireText } from './common.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 
 /**
@@ -87,15 +87,6 @@ class PocketSynthesizer implements Synthesizer {
       referenceAudio: reference.samples, referenceSampleRate: reference.sampleRate, extra,
     });
     context.progress(0, 'synthesizing');
-    try {
-      const audio = await untilAborted(
-        this.tts.generateAsync({ text: request.text, generationConfig, onProgress: ttsProgress(context), enableExternalBuffer: false }),
-        context.signal,
-      );
-      context.progress(1, 'done');
-      return { pcm: { samples: Float32Array.from(audio.samples), sampleRate: audio.sampleRate } };
-    } catch (error) {
-      throw engineFailed(error, context.signal);
-    }
+    return generate(this.tts, request.text, generationConfig, context);
   }
 }

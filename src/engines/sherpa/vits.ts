@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { checkFile, checkOnnx, integerMetadata, modelInvalid, ONNX_FLOAT, type OnnxInfo } from '../model-files.js';
 import type { EngineCapabilities, EngineDescriptor, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, neuralEngine, requireText, ttsProgress, untilAborted } from './common.js';
+import { generate, neuralCapabilities, neuralEngine, requireText } from './common.js';
 import { DEBIAN_ESPEAK_DATA } from './kokoro.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 
@@ -160,15 +160,6 @@ class VitsSynthesizer implements Synthesizer {
     const speed = Math.min(Math.max(request.speed ?? 1, 0.5), 2);
     const generationConfig = new this.sherpa.GenerationConfig({ sid: voice.sid, speed });
     context.progress(0, 'synthesizing');
-    try {
-      const audio = await untilAborted(
-        this.tts.generateAsync({ text: request.text, generationConfig, onProgress: ttsProgress(context), enableExternalBuffer: false }),
-        context.signal,
-      );
-      context.progress(1, 'done');
-      return { pcm: { samples: Float32Array.from(audio.samples), sampleRate: audio.sampleRate } };
-    } catch (error) {
-      throw engineFailed(error, context.signal);
-    }
+    return generate(this.tts, request.text, generationConfig, context);
   }
 }

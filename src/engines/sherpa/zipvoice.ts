@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { checkFile, checkOnnx, findFile, modelInvalid, type OnnxInfo } from '../model-files.js';
 import type { EngineDescriptor, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { EngineError } from '../types.js';
-import { engineFailed, neuralCapabilities, neuralEngine, requireText, ttsProgress, untilAborted } from './common.js';
+import { generate, neuralCapabilities, neuralEngine, requireText } from './common.js';
 import { espeakDataDir } from './kitten.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 
@@ -116,15 +116,6 @@ class ZipVoiceSynthesizer implements Synthesizer {
       silenceScale: 1,
     });
     context.progress(0, 'synthesizing');
-    try {
-      const audio = await untilAborted(
-        this.tts.generateAsync({ text: request.text, generationConfig, onProgress: ttsProgress(context), enableExternalBuffer: false }),
-        context.signal,
-      );
-      context.progress(1, 'done');
-      return { pcm: { samples: Float32Array.from(audio.samples), sampleRate: audio.sampleRate } };
-    } catch (error) {
-      throw engineFailed(error, context.signal);
-    }
+    return generate(this.tts, request.text, generationConfig, context);
   }
 }

@@ -43,6 +43,10 @@ export interface Config {
   maxDownloadSeconds: number;
   /** Largest media a download may fetch, in bytes. */
   maxDownloadBytes: number;
+  /** Voice cloning: least speech per sample, speech kept per sample, samples per clone. */
+  cloneMinSpeechSeconds: number;
+  cloneMaxSampleSeconds: number;
+  cloneMaxSamples: number;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -97,6 +101,9 @@ export const SETTINGS = [
   { key: 'allowPrivateDownloads', env: 'TIMBRE_ALLOW_PRIVATE_DOWNLOADS', flag: 'allow-private-downloads', description: 'Let downloads reach private addresses', parse: boolean },
   { key: 'maxDownloadSeconds', env: 'TIMBRE_MAX_DOWNLOAD_SECONDS', flag: 'max-download-seconds', description: 'Longest downloaded media', parse: integer(1, 86_400) },
   { key: 'maxDownloadBytes', env: 'TIMBRE_MAX_DOWNLOAD_BYTES', flag: 'max-download-bytes', description: 'Largest downloaded media', parse: integer(1024, 2 ** 40) },
+  { key: 'cloneMinSpeechSeconds', env: 'TIMBRE_CLONE_MIN_SPEECH_SECONDS', flag: 'clone-min-speech-seconds', description: 'Least speech a clone sample must hold', parse: integer(1, 600) },
+  { key: 'cloneMaxSampleSeconds', env: 'TIMBRE_CLONE_MAX_SAMPLE_SECONDS', flag: 'clone-max-sample-seconds', description: 'Speech kept per clone sample (its best window)', parse: integer(3, 3600) },
+  { key: 'cloneMaxSamples', env: 'TIMBRE_CLONE_MAX_SAMPLES', flag: 'clone-max-samples', description: 'Samples or clips per clone', parse: integer(1, 100) },
 ] as const satisfies readonly Setting<keyof Config>[];
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -134,6 +141,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     allowPrivateDownloads: false,
     maxDownloadSeconds: 4 * 60 * 60,
     maxDownloadBytes: 2 * 1024 * 1024 * 1024,
+    cloneMinSpeechSeconds: 3,
+    cloneMaxSampleSeconds: 30,
+    cloneMaxSamples: 10,
   };
   for (const setting of SETTINGS) {
     const fromFlag = flags[setting.flag];

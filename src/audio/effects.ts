@@ -62,7 +62,7 @@ export async function resample(pcm: Pcm, sampleRate: number, signal?: AbortSigna
   return filterPcm(pcm, `aresample=${sampleRate}`, signal, sampleRate);
 }
 
-function equalizerFilter(band: EqualizerBand, nyquist: number): string {
+export function equalizerFilter(band: EqualizerBand, nyquist: number): string {
   const q = band.q ?? 1;
   requireRange('equalizer frequency', band.frequency, 1, nyquist);
   requireRange('equalizer q', q, 0.01, 1000);

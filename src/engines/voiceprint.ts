@@ -70,7 +70,11 @@ export function printVector(analysis: VoiceAnalysis): Float32Array {
 }
 
 export function acousticPrint(pcm: Pcm): VoicePrint {
-  const analysis = analyseVoice(pcm);
+  return printOfAnalysis(analyseVoice(pcm));
+}
+
+/** The print of an analysis already made; throws `no_voiced_speech` when it holds too little voice. */
+export function printOfAnalysis(analysis: VoiceAnalysis): VoicePrint {
   if (analysis.pitch.voicedFrames < MIN_VOICED_FRAMES) {
     throw new EngineError('no_voiced_speech', 'Too little voiced speech for a voice print', { voiced_frames: analysis.pitch.voicedFrames });
   }
@@ -132,5 +136,10 @@ export const acousticVoiceprintEngine: EngineDescriptor<VoicePrinter> = {
       return print;
     },
     similarity: acousticSimilarity,
+    /** The full analysis (pitch, formants, spectrum, rate) that voice cloning fits to, made here to keep the server's event loop free. */
+    analyse: async (pcm: Pcm, context: JobContext): Promise<VoiceAnalysis> => {
+      context.signal.throwIfAborted();
+      return analyseVoice(pcm);
+    },
   }),
 };

@@ -18,6 +18,8 @@ import { timelineRoutes } from './routes/timeline.js';
 import { mergeTimelineRoutes } from './routes/merge-timeline.js';
 import { generateRoutes } from './routes/generate.js';
 import { longFormRoutes } from './routes/long-form.js';
+import { cloneRoutes } from './routes/clone.js';
+import { designRoutes } from './routes/design.js';
 import { previewRoutes } from './routes/previews.js';
 import { queueRoutes } from './routes/queue.js';
 import { systemRoutes } from './routes/system.js';
@@ -64,12 +66,14 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await installRateLimits(app);
   await installOpenApi(app);
   app.addSchema(ErrorEnvelopeSchema);
-  await installUploads(app, { maxUploadBytes: config.maxUploadBytes });
+  await installUploads(app, { maxUploadBytes: config.maxUploadBytes, maxFiles: config.cloneMaxSamples });
 
   await app.register(apiKeyRoutes, { keys: services.keys });
   await app.register(systemRoutes, { system: services.system });
   await app.register(voiceRoutes, { voices: services.voices });
   await app.register(previewRoutes, { previews: services.previews });
+  await app.register(cloneRoutes, { cloning: services.cloning, assets: services.assets, voices: services.voices, maxSamples: config.cloneMaxSamples });
+  await app.register(designRoutes, { design: services.design, voices: services.voices });
   await app.register(generateRoutes, { generation: services.generation });
   await app.register(taskRoutes, { generation: services.generation, longForm: services.longForm });
   await app.register(longFormRoutes, { longForm: services.longForm, generation: services.generation, findVoice: (id) => services.voices.get(id) });

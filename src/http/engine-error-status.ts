@@ -13,6 +13,11 @@ const STATUS_BY_CODE: Record<string, number> = {
   engine_failed: 500,
   engine_out_of_memory: 507,
   engine_timeout: 504,
+  no_voiced_speech: 422,
+  audio_too_short: 422,
+  reference_audio_required: 422,
+  reference_text_required: 422,
+  invalid_style: 422,
 };
 
 export function engineErrorStatus(code: string): number {

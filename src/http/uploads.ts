@@ -22,19 +22,22 @@ const FIELD_LIMITS = { fields: 32, fieldSize: 64 * 1024 };
  * (TIMBRE_MAX_BODY_BYTES); a multipart body is not read until a route asks for it with
  * `receiveUpload`, which streams the file to disk under its own limit.
  */
-export async function installUploads(app: FastifyInstance, options: { maxUploadBytes: number }): Promise<void> {
+export async function installUploads(app: FastifyInstance, options: { maxUploadBytes: number; maxFiles: number }): Promise<void> {
   app.decorate('maxUploadBytes', options.maxUploadBytes);
   await app.register(multipart, {
     // Busboy stops writing at the limit and flags the file truncated; receiveUpload answers 413.
     throwFileSizeLimit: false,
-    // A second file is refused by receiveUpload; busboy itself skips any after it.
-    limits: { fileSize: options.maxUploadBytes, files: 2, ...FIELD_LIMITS },
+    // One more than any route takes, so that receiveUploads sees the extra file and refuses it.
+    limits: { fileSize: options.maxUploadBytes, files: options.maxFiles + 1, ...FIELD_LIMITS },
   });
 }
 
-export interface Upload {
+export interface UploadedFile {
   tempPath: string;
   originalName: string | undefined;
+}
+
+export interface Upload extends UploadedFile {
   fields: Record<string, string>;
 }
 
@@ -45,29 +48,36 @@ export interface Upload {
  * 400 `too_many_files`, 413 `payload_too_large` (details `max_bytes`).
  */
 export async function receiveUpload(request: FastifyRequest, tempDir: string): Promise<Upload> {
+  const { files, fields } = await receiveUploads(request, tempDir, 1);
+  return { ...files[0]!, fields };
+}
+
+/** Like receiveUpload, for one to `maxFiles` files, in the order they were sent. */
+export async function receiveUploads(request: FastifyRequest, tempDir: string, maxFiles: number): Promise<{ files: UploadedFile[]; fields: Record<string, string> }> {
   if (!request.isMultipart()) {
     throw new ApiError(415, 'unsupported_media_type', 'Send the file as multipart/form-data');
   }
   const fields: Record<string, string> = {};
-  let upload: Upload | undefined;
+  const files: UploadedFile[] = [];
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field') {
         fields[part.fieldname] = fieldValue(part);
-      } else if (upload) {
+      } else if (files.length === maxFiles) {
         part.file.resume();
-        throw new ApiError(400, 'too_many_files', 'Send one file per request');
+        throw new ApiError(400, 'too_many_files', maxFiles === 1 ? 'Send one file per request' : `Send at most ${maxFiles} files per request`, { max_files: maxFiles });
       } else {
-        upload = { tempPath: join(tempDir, `.upload-${randomUUID()}.tmp`), originalName: part.filename || undefined, fields };
-        await saveFile(part, upload.tempPath, request.server.maxUploadBytes);
+        const file = { tempPath: join(tempDir, `.upload-${randomUUID()}.tmp`), originalName: part.filename || undefined };
+        files.push(file);
+        await saveFile(part, file.tempPath, request.server.maxUploadBytes);
       }
     }
   } catch (error) {
-    if (upload) await rm(upload.tempPath, { force: true });
+    await Promise.all(files.map((file) => rm(file.tempPath, { force: true })));
     throw asApiError(error, request.server.maxUploadBytes);
   }
-  if (!upload) throw new ApiError(400, 'file_missing', 'The request carries no file part (send it as the form field "file")');
-  return upload;
+  if (files.length === 0) throw new ApiError(400, 'file_missing', 'The request carries no file part (send it as the form field "file")');
+  return { files, fields };
 }
 
 async function saveFile(part: MultipartFile, path: string, maxBytes: number): Promise<void> {

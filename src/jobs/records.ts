@@ -27,9 +27,8 @@ export function newJobRecord(input: SubmitJob): JobRecord {
 
 /** ApiError and EngineError keep their code; anything else is a bug, reported as internal_error. */
 export function toJobError(error: unknown): JobError {
-  if (error instanceof ApiError || error instanceof EngineError) {
-    return { code: error.code, message: error.message, details: error.details };
-  }
+  if (error instanceof ApiError) return { code: error.code, message: error.message, details: error.details, status: error.statusCode };
+  if (error instanceof EngineError) return { code: error.code, message: error.message, details: error.details };
   return { code: 'internal_error', message: error instanceof Error ? error.message : String(error), details: {} };
 }
 

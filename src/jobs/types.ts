@@ -9,6 +9,8 @@ export interface JobError {
   code: string;
   message: string;
   details: Record<string, unknown>;
+  /** The HTTP status of an ApiError a job threw (its request-level meaning); engine errors map by code. */
+  status?: number;
 }
 
 export interface JobRecord {

@@ -20,3 +20,10 @@ export async function engineInventory(modelsDir: string) {
   );
   return { engines, models: await installedModels(modelsDir) };
 }
+
+/** Whether an engine can run here now (a cheap probe: files and binaries, no native load). */
+export async function engineAvailable(modelsDir: string, id: string): Promise<boolean> {
+  const descriptor = engineDescriptors(modelsDir).find((candidate) => candidate.id === id);
+  if (!descriptor) return false;
+  return (await descriptor.probe().catch(() => ({ available: false }))).available;
+}

@@ -13,6 +13,9 @@ import { checkTextLength } from '../text/limits.js';
 import { normalizeText } from '../text/normalize.js';
 import { jobErrorToApiError } from './job-errors.js';
 import { followTaskJobs } from './task-status.js';
+import { cancelOwnJobs } from './job-cancel.js';
+import { renderingOf, type VoiceRendering } from './voice-rendering.js';
+import type { VoiceFiles } from '../store/voice-files.js';
 import { assertSpeaks, assertUsable, speakToFile, type SpeakingVoice, type VoiceType } from './speech.js';
 
 export type { SpeakingVoice, VoiceType };
@@ -33,6 +36,7 @@ interface SynthesisPayload {
   taskId: string;
   engine: string;
   request: SynthesisRequest;
+  rendering: VoiceRendering;
   format: GenerationFormat;
   sampleRate?: number;
 }
@@ -45,6 +49,7 @@ function newTaskId(): string {
 
 export interface GenerationDeps {
   engines: EngineHost;
+  voiceFiles: VoiceFiles;
   queue: JobQueue;
   tasks: TaskRepository;
   audio: AudioStore;
@@ -95,7 +100,7 @@ export class GenerationService {
       kind: SYNTHESIS_JOB,
       ownerKeyId,
       taskId: task.id,
-      payload: { taskId: task.id, engine: voice.engine, request, format, sampleRate: input.sampleRate } satisfies SynthesisPayload,
+      payload: { taskId: task.id, engine: voice.engine, request, rendering: renderingOf(voice), format, sampleRate: input.sampleRate } satisfies SynthesisPayload,
     });
     this.deps.tasks.update(task.id, { jobId: job.id }, now);
     return { task: { ...task, jobId: job.id }, job };
@@ -126,13 +131,7 @@ export class GenerationService {
       }
       return [this.deps.queue.cancel(job.id)];
     }
-    const queued = this.deps.queue
-      .status()
-      .queued.filter((view) => view.owner_key_id === ownerKeyId && view.kind === SYNTHESIS_JOB)
-      .map((view) => this.deps.queue.get(view.job_id)!);
-    const active = [...this.deps.queue.runningFor(ownerKeyId, [SYNTHESIS_JOB]), ...queued];
-    if (active.length === 0) throw new ApiError(404, 'no_active_generation', 'This key has no generation queued or running');
-    return active.map((job) => this.deps.queue.cancel(job.id));
+    return cancelOwnJobs(this.deps.queue, [SYNTHESIS_JOB], ownerKeyId, undefined, 'generation');
   }
 
   async audioOf(task: TaskRecord): Promise<Buffer> {

@@ -12,6 +12,7 @@ import { SystemService } from './system.js';
 import { enginePresets, VoiceService } from './voices.js';
 import { JobQueue } from '../jobs/queue.js';
 import { AudioStore } from '../store/audio-store.js';
+import { VoiceFiles } from '../store/voice-files.js';
 import { JobRepository } from '../store/job-repository.js';
 import { TaskRepository } from '../store/task-repository.js';
 import { GenerationService } from './generation.js';
@@ -26,6 +27,8 @@ import { TimelineRepository } from '../store/timeline-repository.js';
 import { TimelineService } from './timeline.js';
 import { TimelineRenderer } from './timeline-render.js';
 import { PreviewService } from './previews.js';
+import { CloneService } from './cloning.js';
+import { DesignService } from './design.js';
 
 export interface Services {
   db: Db;
@@ -43,6 +46,8 @@ export interface Services {
   timeline: TimelineService;
   renderer: TimelineRenderer;
   previews: PreviewService;
+  cloning: CloneService;
+  design: DesignService;
   audio: AudioStore;
   /** Brings back what a previous run left: interrupted jobs, queued jobs, partial files. */
   recover(): Promise<void>;
@@ -81,11 +86,13 @@ export function createServices(config: Config): Services {
     return { concurrency, running: running.length, queued: queued.length };
   });
   const audio = new AudioStore(config.dataDir);
+  const voiceFiles = new VoiceFiles(config.dataDir);
   const tasks = new TaskRepository(db);
   const findVoice = (id: string) => voices.get(id);
-  const generation = new GenerationService({ engines, queue, events, tasks, audio, findVoice, maxTextChars: config.maxTextChars });
+  const generation = new GenerationService({ engines, voiceFiles, queue, events, tasks, audio, findVoice, maxTextChars: config.maxTextChars });
   const longForm = new LongFormService({
     engines,
+    voiceFiles,
     queue,
     events,
     tasks,
@@ -107,7 +114,13 @@ export function createServices(config: Config): Services {
   const transcription = new TranscriptionService({ engines, queue, modelsDir: config.modelsDir });
   const timeline = new TimelineService({ timelines: new TimelineRepository(db), chunks: new ChunkRepository(db), audio, assets, dataDir: config.dataDir });
   const renderer = new TimelineRenderer({ queue, tasks, audio });
-  const previews = new PreviewService({ engines, queue, audio, voices: voiceRepository, findVoice });
+  const previews = new PreviewService({ engines, voiceFiles, queue, audio, voices: voiceRepository, findVoice });
+  const presets = () => allPresets(voices);
+  const cloning = new CloneService({
+    engines, queue, voices: voiceRepository, voiceFiles, modelsDir: config.modelsDir, dataDir: config.dataDir, presets,
+    limits: { minSpeechSeconds: config.cloneMinSpeechSeconds, maxSampleSeconds: config.cloneMaxSampleSeconds },
+  });
+  const design = new DesignService({ engines, queue, voices: voiceRepository, voiceFiles, modelsDir: config.modelsDir, presets });
   // Expired assets go at start and then daily; unref'd so the timer never keeps the process alive.
   let assetSweep: NodeJS.Timeout | undefined;
   return {
@@ -126,12 +139,16 @@ export function createServices(config: Config): Services {
     timeline,
     renderer,
     previews,
+    cloning,
+    design,
     audio,
     recover: async () => {
       await audio.sweepPartialFiles();
       await assets.sweepExpired();
+      await voiceFiles.sweepStaging();
       assetSweep = setInterval(() => void assets.sweepExpired().catch(() => undefined), 24 * 60 * 60 * 1000).unref();
       queue.recover();
+      await cloning.sweepUploads();
     },
     close: async () => {
       clearInterval(assetSweep);

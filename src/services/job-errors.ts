@@ -6,6 +6,6 @@ import type { JobRecord } from '../jobs/types.js';
 export function jobErrorToApiError(job: JobRecord): ApiError {
   if (job.state === 'cancelled') return new ApiError(409, 'cancelled', 'The job was cancelled', { job_id: job.id, task_id: job.taskId });
   const error = job.error ?? { code: 'internal_error', message: 'The job failed', details: {} };
-  const status = error.code === 'interrupted' ? 503 : engineErrorStatus(error.code);
+  const status = error.code === 'interrupted' ? 503 : (error.status ?? engineErrorStatus(error.code));
   return new ApiError(status, error.code, error.message, { ...error.details, job_id: job.id, task_id: job.taskId });
 }

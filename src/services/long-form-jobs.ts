@@ -10,6 +10,7 @@ import type { ChunkRecord, TakeRecord } from '../store/chunk-repository.js';
 import { normalizeText } from '../text/normalize.js';
 import type { LongFormDeps } from './long-form.js';
 import { speakToFile } from './speech.js';
+import { renderingOf } from './voice-rendering.js';
 
 export const LONG_FORM_JOB = 'long-form';
 export const TAKE_JOB = 'chunk-take';
@@ -94,7 +95,7 @@ export class LongFormJobs {
       const speaker = await this.deps.findVoice(take.route.startsWith(PREFIX) ? take.route.slice(PREFIX.length) : take.voiceId);
       const stored = this.deps.audio.pathFor(`${taskId}_${index}_${take.take}.wav`);
       const request = { text: normalizeText(take.text, take.language), voice: speaker.engineVoice, language: take.language, speed, seed: take.seed ?? undefined };
-      const spoken = await speakToFile(this.deps, { engine: speaker.engine, request, format: 'wav', stored }, context, span);
+      const spoken = await speakToFile(this.deps, { engine: speaker.engine, request, rendering: renderingOf(speaker), format: 'wav', stored }, context, span);
       this.deps.chunks.updateTake(taskId, index, take.take, { state: 'completed', duration: spoken.duration, audioPath: stored });
       context.progress(span.to, 'chunk_completed', { ...span.extra, audio_url: chunkUrl(taskId, index), duration: spoken.duration });
       return true;

@@ -13,11 +13,13 @@ import { jobErrorToApiError } from './job-errors.js';
 import { LongFormJobs, MERGE_JOB, LONG_FORM_JOB, TAKE_JOB, type MergeRequest } from './long-form-jobs.js';
 import { nearestPreset, planChunks, type ChunkPlan, type SegmentInput } from './long-form-plan.js';
 import type { SpeakingVoice } from './speech.js';
+import type { VoiceFiles } from '../store/voice-files.js';
 import type { EngineHost } from '../engines/host/supervisor.js';
 import { followTaskJobs } from './task-status.js';
 
 export interface LongFormDeps {
   engines: EngineHost;
+  voiceFiles: VoiceFiles;
   queue: JobQueue;
   events: EventBus;
   tasks: TaskRepository;

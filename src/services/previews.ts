@@ -14,6 +14,8 @@ import { normalizeText } from '../text/normalize.js';
 import { jobErrorToApiError } from './job-errors.js';
 import { assertSpeaks, assertUsable, speakToFile, type SpeakingVoice } from './speech.js';
 import { voiceNotFound } from './voice-archive.js';
+import { renderingOf, type VoiceRendering } from './voice-rendering.js';
+import type { VoiceFiles } from '../store/voice-files.js';
 
 export const PREVIEW_JOB = 'preview';
 /** Characters (code points) a caller's own preview text may have. */
@@ -53,10 +55,11 @@ export function previewSentence(language: string): string {
 }
 
 /** What a preview needs of a voice: how it speaks, plus what decides whether the cached preview still fits. */
-export type PreviewVoice = SpeakingVoice & Pick<VoiceRecord, 'previewPath' | 'updatedAt' | 'settings'>;
+export type PreviewVoice = SpeakingVoice & Pick<VoiceRecord, 'previewPath' | 'updatedAt'>;
 
 export interface PreviewDeps {
   engines: EngineHost;
+  voiceFiles: VoiceFiles;
   queue: JobQueue;
   audio: AudioStore;
   voices: Pick<VoiceRepository, 'setPreview'>;
@@ -76,6 +79,7 @@ interface PreviewPayload {
   voiceId: string;
   engine: string;
   request: SynthesisRequest;
+  rendering: VoiceRendering;
   stored: string;
 }
 
@@ -106,7 +110,7 @@ export class PreviewService {
     }
 
     const request: SynthesisRequest = { text: normalizeText(text, language), voice: voice.engineVoice, language };
-    const job = this.deps.queue.submit({ kind: PREVIEW_JOB, ownerKeyId, payload: { voiceId: voice.id, engine: voice.engine, request, stored } satisfies PreviewPayload });
+    const job = this.deps.queue.submit({ kind: PREVIEW_JOB, ownerKeyId, payload: { voiceId: voice.id, engine: voice.engine, request, rendering: renderingOf(voice), stored } satisfies PreviewPayload });
     const done = await this.deps.queue.wait(job.id);
     if (done.state !== 'completed') throw jobErrorToApiError(done);
     const audio = await readFile(this.deps.audio.absolute(stored));
@@ -125,7 +129,7 @@ export class PreviewService {
   }
 
   private async runPreview(payload: PreviewPayload, context: JobRunContext): Promise<Record<string, unknown>> {
-    const spoken = await speakToFile(this.deps, { engine: payload.engine, request: payload.request, format: 'wav', stored: payload.stored }, context);
+    const spoken = await speakToFile(this.deps, { engine: payload.engine, request: payload.request, rendering: payload.rendering, format: 'wav', stored: payload.stored }, context);
     const recorded = this.deps.voices.setPreview(payload.voiceId, payload.stored);
     if (!recorded) {
       // The voice was deleted while its preview rendered.

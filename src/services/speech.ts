@@ -1,10 +1,10 @@
 import { durationOf } from '../audio/pcm.js';
 import { encodedRate, encodePcm, type AudioFormat } from '../audio/encode.js';
-import type { EngineHost } from '../engines/host/supervisor.js';
-import type { SynthesisRequest, SynthesisResult } from '../engines/types.js';
+import type { SynthesisRequest } from '../engines/types.js';
 import { ApiError } from '../errors.js';
 import type { JobRunContext } from '../jobs/types.js';
 import type { AudioStore } from '../store/audio-store.js';
+import { synthesizeAs, type RenderDeps, type VoiceRendering } from './voice-rendering.js';
 
 export type VoiceType = 'preset' | 'clone' | 'design';
 
@@ -19,6 +19,8 @@ export interface SpeakingVoice {
   gender?: 'female' | 'male' | null;
   /** False for a preset whose engine or voice is no longer installed. */
   available: boolean;
+  /** Clones and designs keep how they speak here (see voice-rendering.ts). */
+  settings: Record<string, unknown>;
 }
 
 /** `en` speaks `en-US`; `en-US` speaks `en` and `en-US`, but not `en-GB`. */
@@ -57,12 +59,12 @@ export interface SpokenFile {
  * engine fills `[from, to)` of the job's progress.
  */
 export async function speakToFile(
-  deps: { engines: EngineHost; audio: AudioStore },
-  job: { engine: string; request: SynthesisRequest; format: AudioFormat; sampleRate?: number; stored: string },
+  deps: RenderDeps & { audio: AudioStore },
+  job: { engine: string; request: SynthesisRequest; rendering?: VoiceRendering; format: AudioFormat; sampleRate?: number; stored: string },
   context: JobRunContext,
   span: { from: number; to: number; extra?: Record<string, unknown> } = { from: 0, to: 0.9 },
 ): Promise<SpokenFile> {
-  const result = await deps.engines.call<SynthesisResult>(job.engine, 'synthesize', [job.request], {
+  const result = await synthesizeAs(deps, job.engine, job.request, job.rendering ?? {}, {
     signal: context.signal,
     onProgress: (fraction, stage) => context.progress(span.from + fraction * (span.to - span.from), stage ?? 'synthesizing', span.extra),
   });

@@ -1,7 +1,7 @@
 import { decodeToPcm } from '../audio/decode.js';
 import type { Pcm } from '../audio/pcm.js';
 import type { EngineHost } from '../engines/host/supervisor.js';
-import { engineDescriptors } from '../engines/registry.js';
+import { engineAvailable } from './engine-inventory.js';
 import type { EngineCapabilities, SpeechRegion, Transcript, TranscriptSegment } from '../engines/types.js';
 import { ApiError } from '../errors.js';
 import type { JobQueue } from '../jobs/queue.js';
@@ -84,9 +84,8 @@ export class TranscriptionService {
     return able;
   }
 
-  private async available(id: string): Promise<boolean> {
-    const descriptor = engineDescriptors(this.deps.modelsDir).find((candidate) => candidate.id === id);
-    return descriptor ? (await descriptor.probe()).available : false;
+  private available(id: string): Promise<boolean> {
+    return engineAvailable(this.deps.modelsDir, id);
   }
 
   private speechPieces(pcm: Pcm, context: JobRunContext): Promise<SpeechRegion[]> {

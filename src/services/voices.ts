@@ -106,6 +106,11 @@ export function publicVoice(voice: VoiceDetails) {
     preview_url: voice.previewPath ? `/api/voices/${encodeURIComponent(voice.id)}/preview` : null,
     samples: voice.samples.map((sample) => ({ id: sample.id, duration: sample.duration, sample_rate: sample.sampleRate, transcript: sample.transcript })),
     settings: voice.settings,
+    clone_method: (voice.settings.clone_method as string | undefined) ?? null,
+    similarity: (voice.settings.similarity as number | null | undefined) ?? null,
+    baseline_similarity: (voice.settings.baseline_similarity as number | null | undefined) ?? null,
+    similarity_measure: (voice.settings.similarity_measure as string | undefined) ?? null,
+    warnings: (voice.settings.warnings as { code: string; message: string }[] | undefined) ?? [],
   };
 }
 

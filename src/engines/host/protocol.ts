@@ -5,7 +5,7 @@
  */
 
 /** Engine methods a job may call; `args` are that method's parameters without the JobContext. */
-export type EngineMethod = 'listVoices' | 'voiceVector' | 'synthesize' | 'recognize' | 'extract' | 'similarity' | 'detect' | 'capabilities';
+export type EngineMethod = 'listVoices' | 'voiceVector' | 'synthesize' | 'recognize' | 'extract' | 'similarity' | 'detect' | 'analyse' | 'capabilities';
 
 export interface RunMessage {
   type: 'run';

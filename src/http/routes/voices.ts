@@ -32,7 +32,12 @@ const VoiceSchema = Type.Object(
       Type.Object({ id: Type.String(), duration: Type.Number({ description: 'seconds' }), sample_rate: Type.Integer(), transcript: Type.Union([Type.String(), Type.Null()]) }),
       { description: 'Reference recordings of a clone; empty for presets' },
     ),
-    settings: Type.Record(Type.String(), Type.Unknown(), { description: 'Engine settings of a clone or design; empty for presets' }),
+    settings: Type.Record(Type.String(), Type.Unknown(), { description: 'How a clone or design was made and speaks (method, fitted parameters, target analysis, design attributes); empty for presets' }),
+    clone_method: Type.Union([Type.Literal('zero_shot'), Type.Literal('voice_search'), Type.Literal('timbre_match'), Type.Null()], { description: 'Clones: how the clone speaks' }),
+    similarity: Type.Union([Type.Number(), Type.Null()], { description: 'Clones: similarity of the clone speaking a test sentence to the target samples, 0..1' }),
+    baseline_similarity: Type.Union([Type.Number(), Type.Null()], { description: 'Clones: the same measure for the nearest unconverted preset' }),
+    similarity_measure: Type.Union([Type.String(), Type.Null()], { description: 'acoustic-voiceprint, or speaker-embedding when installed' }),
+    warnings: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: true }), { description: 'Clones: soft problems of the samples' }),
   },
   { $id: 'Voice' },
 );

@@ -1,0 +1,39 @@
+import type { FastifyRequest } from 'fastify';
+import type { TObject } from 'typebox';
+import { receiveUploads, type UploadedFile } from './uploads.js';
+
+/**
+ * Lets one route take JSON or multipart/form-data against one schema: in preValidation the files
+ * are streamed to disk and the text fields become the body, typed by the schema (booleans,
+ * numbers, and JSON for arrays and objects), so Fastify validates both forms the same way.
+ */
+export async function multipartAsBody(request: FastifyRequest, schema: TObject, tempDir: string, maxFiles: number): Promise<UploadedFile[]> {
+  const { files, fields } = await receiveUploads(request, tempDir, maxFiles);
+  request.body = coerceFields(fields, schema);
+  return files;
+}
+
+function coerceFields(fields: Record<string, string>, schema: TObject): Record<string, unknown> {
+  const properties = schema.properties as Record<string, { type?: string }>;
+  return Object.fromEntries(Object.entries(fields).map(([name, raw]) => [name, coerce(raw, properties[name]?.type)]));
+}
+
+/** A field that does not parse as its type stays a string, and validation names it. */
+function coerce(raw: string, type: string | undefined): unknown {
+  switch (type) {
+    case 'boolean':
+      return raw === 'true' ? true : raw === 'false' ? false : raw;
+    case 'integer':
+    case 'number':
+      return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+    case 'array':
+    case 'object':
+      try {
+        return JSON.parse(raw);
+      } catch {
+        return raw;
+      }
+    default:
+      return raw;
+  }
+}

@@ -1,0 +1,148 @@
+import { resample } from '../audio/analyse/resample.js';
+import { decodeToPcm } from '../audio/decode.js';
+import { normalizeLoudness } from '../audio/loudness.js';
+import { durationOf, type Pcm } from '../audio/pcm.js';
+import {
+  bestSpeechWindow, clippedFraction, energySpeechRegions, estimateSnrDb, joinSpeech, peakLevelDb, splitWindows, totalSeconds,
+} from '../audio/speech-quality.js';
+import type { Span } from '../audio/trim.js';
+import type { EngineHost } from '../engines/host/supervisor.js';
+import type { SpeechRegion } from '../engines/types.js';
+import { ApiError } from '../errors.js';
+import type { SimilarityMeasure } from './voice-similarity.js';
+
+/**
+ * Sample intake for voice cloning: every sample is decoded, cut to its speech (Silero VAD when
+ * installed, else by level), limited to its best window, loudness-normalised and checked. Problems
+ * that make a clone impossible throw 422; problems that only make it worse become warnings.
+ */
+
+/** Processed samples are kept at this rate: what the zero-shot engines read, and plenty for analysis. */
+export const SAMPLE_RATE = 24000;
+const VAD_RATE = 16000;
+/** At most this much of a sample is decoded; the best window is chosen inside it. */
+const MAX_INPUT_SECONDS = 600;
+/** Quieter than this everywhere, a file is silent. */
+const SILENCE_DB = -60;
+/** Signal-to-noise estimates (dB) below which a sample is refused, or kept with a warning. */
+const SNR_REFUSED_DB = 6;
+const SNR_WARNING_DB = 12;
+/** More than this fraction of samples at full scale is audible distortion. */
+const CLIPPING_WARNING = 0.001;
+/** Window length for the several-speakers check, and the lowest similarity between two windows of one speaker. */
+const SPEAKER_WINDOW_SECONDS = 3;
+const SAME_SPEAKER_FLOOR: Record<string, number> = { 'acoustic-voiceprint': 0.2, 'speaker-embedding': 0.3 };
+const LOUDNESS_LUFS = -20;
+
+export interface IntakeLimits {
+  minSpeechSeconds: number;
+  maxSampleSeconds: number;
+}
+
+export interface SampleSource {
+  path: string;
+  /** Position in the request, named in errors and warnings. */
+  index: number;
+  transcript?: string;
+  /** Only this part of the file (create-clips regions). */
+  region?: Span;
+}
+
+export interface SampleWarning {
+  code: string;
+  message: string;
+  sample?: number;
+  details?: Record<string, unknown>;
+}
+
+export interface PreparedSample {
+  index: number;
+  pcm: Pcm;
+  sourceSeconds: number;
+  speechSeconds: number;
+  transcript: string | null;
+  warnings: SampleWarning[];
+}
+
+export class SampleIntake {
+  constructor(
+    private readonly deps: { engines: EngineHost; vadInstalled: () => Promise<boolean> },
+    private readonly limits: IntakeLimits,
+  ) {}
+
+  async prepare(source: SampleSource, signal: AbortSignal): Promise<PreparedSample> {
+    const pcm = await this.decode(source, signal);
+    const sourceSeconds = durationOf(pcm);
+    const at = { sample: source.index };
+    if (pcm.samples.length === 0 || peakLevelDb(pcm) < SILENCE_DB) {
+      throw new ApiError(422, 'sample_silent', `Sample ${source.index} is silent`, { ...at, duration: round(sourceSeconds) });
+    }
+    let regions = await this.speechRegions(pcm, signal);
+    const speechSeconds = totalSeconds(regions);
+    if (speechSeconds < this.limits.minSpeechSeconds) {
+      const code = speechSeconds === 0 ? 'sample_silent' : 'sample_too_short';
+      throw new ApiError(422, code, `Sample ${source.index} holds ${round(speechSeconds)} s of speech; a clone needs at least ${this.limits.minSpeechSeconds} s`, {
+        ...at, speech_seconds: round(speechSeconds), min_speech_seconds: this.limits.minSpeechSeconds,
+      });
+    }
+    const warnings: SampleWarning[] = [];
+    const snr = estimateSnrDb(pcm);
+    if (snr < SNR_REFUSED_DB) {
+      throw new ApiError(422, 'sample_too_noisy', `Sample ${source.index} is mostly noise (signal-to-noise about ${round(snr)} dB)`, { ...at, snr_db: round(snr), min_snr_db: SNR_REFUSED_DB });
+    }
+    if (snr < SNR_WARNING_DB) warnings.push({ code: 'noisy', message: `Background noise is high (signal-to-noise about ${round(snr)} dB)`, ...at, details: { snr_db: round(snr) } });
+    const clipped = clippedFraction(pcm);
+    if (clipped > CLIPPING_WARNING) {
+      warnings.push({ code: 'clipping', message: `${round(clipped * 100)} % of the sample is clipped (distorted)`, ...at, details: { clipped_fraction: clipped } });
+    }
+    if (speechSeconds > this.limits.maxSampleSeconds) {
+      regions = bestSpeechWindow(regions, this.limits.maxSampleSeconds);
+      warnings.push({
+        code: 'trimmed_to_window', message: `Only the best ${this.limits.maxSampleSeconds} s of the sample are used`, ...at,
+        details: { speech_seconds: round(speechSeconds), window: { start: round(regions[0]!.start), end: round(regions.at(-1)!.end) } },
+      });
+    }
+    const speech = await normalizeLoudness(joinSpeech(pcm, regions), LOUDNESS_LUFS, -2, signal);
+    return { index: source.index, pcm: speech, sourceSeconds, speechSeconds: round(totalSeconds(regions)), transcript: source.transcript?.trim() || null, warnings };
+  }
+
+  private async decode(source: SampleSource, signal: AbortSignal): Promise<Pcm> {
+    const window = source.region ? { start: source.region.start, duration: source.region.end - source.region.start } : { start: 0, duration: MAX_INPUT_SECONDS };
+    try {
+      return await decodeToPcm(source.path, SAMPLE_RATE, signal, window);
+    } catch (error) {
+      signal.throwIfAborted();
+      throw new ApiError(422, 'audio_undecodable', `Sample ${source.index} is not audio that can be decoded`, { sample: source.index, reason: (error as Error).message.slice(0, 300) });
+    }
+  }
+
+  private async speechRegions(pcm: Pcm, signal: AbortSignal): Promise<Span[]> {
+    if (!(await this.deps.vadInstalled())) return energySpeechRegions(pcm);
+    return this.deps.engines.call<SpeechRegion[]>('silero-vad', 'detect', [resample(pcm, VAD_RATE)], { signal });
+  }
+}
+
+/**
+ * Several speakers in what should be one: every 3 s window of speech is printed, and two windows
+ * less alike than one speaker's windows ever are in calibration raise a warning.
+ */
+export async function checkSingleSpeaker(samples: readonly PreparedSample[], measure: SimilarityMeasure): Promise<SampleWarning[]> {
+  const prints = [];
+  for (const sample of samples) {
+    for (const window of splitWindows(sample.pcm, SPEAKER_WINDOW_SECONDS)) {
+      const print = await measure.tryPrint(window);
+      if (print) prints.push(print);
+    }
+  }
+  const floor = SAME_SPEAKER_FLOOR[measure.engine] ?? 0.2;
+  let lowest = 1;
+  for (let i = 0; i < prints.length; i++) {
+    for (let j = i + 1; j < prints.length; j++) lowest = Math.min(lowest, await measure.similarity(prints[i]!, prints[j]!));
+  }
+  if (lowest >= floor) return [];
+  return [{ code: 'multiple_speakers', message: 'Parts of the audio sound like different speakers; a clone should hear one voice', details: { lowest_window_similarity: round(lowest), measure: measure.engine } }];
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}

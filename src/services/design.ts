@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import type { VoiceAnalysis } from '../audio/analyse/index.js';
+import { CONVERSION_LIMITS, convertVoice, type VoiceConversion } from '../audio/voice-conversion.js';
+import type { EngineHost } from '../engines/host/supervisor.js';
+import { ApiError } from '../errors.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { JobRecord, JobRunContext } from '../jobs/types.js';
+import type { VoiceFiles } from '../store/voice-files.js';
+import type { VoiceRecord, VoiceRepository } from '../store/voice-repository.js';
+import { publicConversion } from './clone-methods.js';
+import { speakProbe } from './clone-target.js';
+import { saveCustomVoice } from './custom-voices.js';
+import { chooseBaseVoice, designAttributes, designTargets, type DesignAttributes, type DesignInput, type DesignTargets } from './design-plan.js';
+import { engineAvailable } from './engine-inventory.js';
+import { cancelOwnJobs } from './job-cancel.js';
+import { jobErrorToApiError } from './job-errors.js';
+import { speaksLanguage, type SpeakingVoice } from './speech.js';
+import { styleToBytes, type VoiceRendering } from './voice-rendering.js';
+import { SimilarityMeasure } from './voice-similarity.js';
+
+export const DESIGN_JOB = 'design';
+/** Base voices by engine, best sounding first; Kokoro only when installed. */
+const ENGINE_ORDER = ['kokoro', 'festival', 'pico', 'espeak', 'flite'];
+/** Kokoro designs blend the chosen voice with the next one in rank. */
+const KOKORO_BLEND = [0.65, 0.35];
+
+export interface DesignRequest extends DesignInput {
+  name: string;
+}
+
+export interface DesignDeps {
+  engines: EngineHost;
+  queue: JobQueue;
+  voices: VoiceRepository;
+  voiceFiles: VoiceFiles;
+  modelsDir: string;
+  presets(): Promise<SpeakingVoice[]>;
+}
+
+/**
+ * Voices from a description, as jobs: the description's attributes choose a base voice (a Kokoro
+ * blend where installed) and set the targets of the conversion chain; the pitch shift is fitted to
+ * the base voice's measured pitch, and the design's own pitch and rate are measured and recorded.
+ */
+export class DesignService {
+  constructor(private readonly deps: DesignDeps) {
+    deps.queue.register(DESIGN_JOB, (payload, context) => this.run(payload as DesignRequest, context));
+  }
+
+  submit(request: DesignRequest, ownerKeyId: string): JobRecord {
+    return this.deps.queue.submit({ kind: DESIGN_JOB, ownerKeyId, payload: request });
+  }
+
+  async create(request: DesignRequest, ownerKeyId: string): Promise<{ job: JobRecord; result: Record<string, unknown> }> {
+    const job = this.submit(request, ownerKeyId);
+    const done = await this.deps.queue.wait(job.id);
+    if (done.state !== 'completed') throw jobErrorToApiError(done);
+    return { job: done, result: done.result! };
+  }
+
+  cancel(jobId: string | undefined, ownerKeyId: string): JobRecord[] {
+    return cancelOwnJobs(this.deps.queue, [DESIGN_JOB], ownerKeyId, jobId, 'design');
+  }
+
+  private async run(request: DesignRequest, context: JobRunContext): Promise<Record<string, unknown>> {
+    const { attributes, understood, ignored } = designAttributes(request);
+    const targets = designTargets(attributes, request.seed);
+    context.progress(0.1, 'choosing a base voice');
+    const { base, partner } = await this.baseVoices(attributes, request);
+    const measure = await SimilarityMeasure.best(this.deps.engines, this.deps.modelsDir, context.signal);
+    const tools = { engines: this.deps.engines, measure, signal: context.signal };
+    const style = partner ? await this.blend(base, partner, context.signal) : undefined;
+    const extra = style ? { style, speed: targets.tempo } : {};
+    context.progress(0.3, 'measuring the base voice');
+    const probe = await speakProbe(tools, base, request.language, extra);
+    const { analysis: baseAnalysis } = await measure.describe(probe);
+    let conversion = initialConversion(targets, baseAnalysis, style !== undefined);
+    context.progress(0.6, 'fitting pitch');
+    const converted = await convertVoice(probe, conversion, context.signal);
+    const { analysis } = await measure.describe(converted);
+    const correction = 12 * Math.log2(targets.f0Hz / analysis.pitch.medianHz);
+    if (Number.isFinite(correction)) conversion = { ...conversion, semitones: clampSemitones(conversion.semitones + correction) };
+    const final = await measure.describe(await convertVoice(probe, conversion, context.signal));
+    context.progress(0.9, 'saving');
+    const rendering: VoiceRendering = style ? { style: { file: 'style.f32' }, speed: targets.tempo, conversion } : { conversion };
+    const files = new Map<string, Uint8Array>(style ? [['style.f32', styleToBytes(style)]] : []);
+    const voice = this.record(request, attributes, base, {
+      design: {
+        understood, ignored_words: ignored, attributes, seed: request.seed ?? null, base_voice: base.id,
+        blend: partner ? [{ voice: base.id, weight: KOKORO_BLEND[0] }, { voice: partner.id, weight: KOKORO_BLEND[1] }] : null,
+        targets: { f0_median_hz: targets.f0Hz, formant_scale: targets.formantScale, tempo: targets.tempo },
+      },
+      measured: { f0_median_hz: roundOrNull(final.analysis.pitch.medianHz), articulation_rate: roundOrNull(final.analysis.rate.articulationRate), base_f0_median_hz: roundOrNull(baseAnalysis.pitch.medianHz) },
+      parameters: { conversion: publicConversion(conversion) },
+      rendering,
+    });
+    await saveCustomVoice(this.deps, voice, files, [], context.signal);
+    return { voice_id: voice.id, base_voice: base.id, understood, ignored_words: ignored, measured: voice.settings.measured };
+  }
+
+  private async baseVoices(attributes: DesignAttributes, request: DesignRequest): Promise<{ base: SpeakingVoice; partner?: SpeakingVoice }> {
+    const presets = (await this.deps.presets()).filter((voice) => voice.type === 'preset' && speaksLanguage(voice, request.language));
+    const kokoro = (await engineAvailable(this.deps.modelsDir, 'kokoro')) ? presets.filter((voice) => voice.engine === 'kokoro') : [];
+    const pool = kokoro.length > 0 ? kokoro : presets.filter((voice) => ENGINE_ORDER.includes(voice.engine) && voice.engine !== 'kokoro');
+    const base = chooseBaseVoice(pool, attributes, request.language, ENGINE_ORDER, request.seed);
+    if (!base) throw new ApiError(422, 'language_not_supported', `No installed voice speaks ${request.language}`, { language: request.language });
+    if (kokoro.length === 0) return { base };
+    const partner = chooseBaseVoice(pool.filter((voice) => voice.id !== base.id), attributes, request.language, ENGINE_ORDER, request.seed);
+    return { base, partner };
+  }
+
+  private async blend(base: SpeakingVoice, partner: SpeakingVoice, signal: AbortSignal): Promise<Float32Array> {
+    const [a, b] = await Promise.all([base, partner].map((voice) => this.deps.engines.call<Float32Array>('kokoro', 'voiceVector', [voice.engineVoice], { signal })));
+    return a!.map((value, i) => KOKORO_BLEND[0]! * value + KOKORO_BLEND[1]! * b![i]!);
+  }
+
+  private record(request: DesignRequest, attributes: DesignAttributes, base: SpeakingVoice, settings: Record<string, unknown>): VoiceRecord {
+    const at = new Date().toISOString();
+    return {
+      id: `voice_${randomBytes(12).toString('base64url')}`, type: 'design', name: request.name, engine: base.engine, engineVoice: base.engineVoice,
+      language: request.language, languages: [request.language], gender: attributes.gender ?? base.gender ?? null, description: request.description,
+      license: null, sampleRate: null, categoryId: null, category: null, tags: [], favorite: false, available: true, settings, previewPath: null, createdAt: at, updatedAt: at,
+    };
+  }
+}
+
+/** Kokoro takes the tempo as its own speed; the built-in voices get it from the conversion. */
+function initialConversion(targets: DesignTargets, base: VoiceAnalysis, kokoroSpeed: boolean): VoiceConversion {
+  const measured = base.pitch.medianHz;
+  const semitones = Number.isFinite(measured) && measured > 0 ? clampSemitones(12 * Math.log2(targets.f0Hz / measured)) : 0;
+  const tempo = kokoroSpeed ? 1 : Math.min(CONVERSION_LIMITS.tempo.max, Math.max(CONVERSION_LIMITS.tempo.min, targets.tempo));
+  return { semitones, formantScale: targets.formantScale, tempo, equalizer: targets.equalizer };
+}
+
+function clampSemitones(value: number): number {
+  if (!Number.isFinite(value)) return 0;
+  return Math.round(Math.min(CONVERSION_LIMITS.semitones.max, Math.max(CONVERSION_LIMITS.semitones.min, value)) * 100) / 100;
+}
+
+function roundOrNull(value: number): number | null {
+  return Number.isFinite(value) ? Math.round(value * 100) / 100 : null;
+}

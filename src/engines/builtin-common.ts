@@ -45,6 +45,8 @@ export interface PieceJob {
   voice: VoiceInfo;
   /** Clamped to MIN_SPEED..MAX_SPEED. */
   speed: number;
+  /** Pitch factor within the engine's range (1 when the request has none or the engine has no range). */
+  pitch: number;
   /** Temporary directory of this request, removed afterwards. */
   dir: string;
   /** Position of the piece, for file names that cannot be mistaken for an earlier piece's output. */
@@ -59,6 +61,11 @@ export interface BuiltinEngine {
   prepareText?(text: string): string;
   /** Timings in the result are relative to the start of the piece. */
   renderPiece(job: PieceJob): Promise<SynthesisResult>;
+}
+
+export function clampPitch(pitch: number | undefined, range: EngineCapabilities['pitch']): number {
+  if (pitch === undefined || !Number.isFinite(pitch) || !range) return 1;
+  return Math.min(range.max, Math.max(range.min, pitch));
 }
 
 export function clampSpeed(speed: number | undefined): number {
@@ -187,12 +194,13 @@ export function createBuiltinSynthesizer(engine: BuiltinEngine, options: Builtin
     const text = requireSpeakableText(engine.prepareText ? engine.prepareText(request.text) : request.text);
     const pieces = splitIntoPieces(text);
     const speed = clampSpeed(request.speed);
+    const pitch = clampPitch(request.pitch, engine.capabilities.pitch);
     context.signal.throwIfAborted();
     return withTempDir(tempRoot, engine.capabilities.engine, async (dir) => {
       const results: SynthesisResult[] = [];
       for (const [index, piece] of pieces.entries()) {
         context.signal.throwIfAborted();
-        const result = await engine.renderPiece({ text: piece, voice, speed, dir, index, signal: context.signal });
+        const result = await engine.renderPiece({ text: piece, voice, speed, pitch, dir, index, signal: context.signal });
         if (result.pcm.sampleRate !== voice.sampleRate) {
           throw new EngineError('engine_failed', `${voice.id} gave ${result.pcm.sampleRate} Hz, expected ${voice.sampleRate} Hz`);
         }

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createBuiltinSynthesizer, probeInstalled, readWavOutput, runEngineProgram, asciiPlainText, type BuiltinOptions, type PieceJob } from './builtin-common.js';
 import { FESTIVAL_VOICES, installedVoices } from './builtin-voices.js';
+import { changePitchTempo } from '../audio/effects.js';
 import type { EngineCapabilities, EngineDescriptor, SynthesisResult, Synthesizer, VoiceInfo, WordTiming } from './types.js';
 
 /**
@@ -14,8 +15,11 @@ const PROGRAM = 'festival';
 const FESTIVAL_ERROR = /SIOD ERROR/;
 
 /**
- * Arguments: VOICE IN.txt OUT.wav OUT.tsv SPEED. HTS voices ignore Duration_Stretch and take
- * hts_engine's `-r` rate instead; diphone voices set their own stretch, which speed scales.
+ * Arguments: VOICE IN.txt OUT.wav OUT.tsv SPEED PITCH. HTS voices ignore Duration_Stretch and take
+ * hts_engine's `-r` rate instead; diphone voices set their own stretch, which speed scales. Pitch
+ * scales the target F0 mean and spread of the intonation models (int_lr_params, int_simple_params)
+ * of diphone and MBROLA voices; hts_engine here takes no pitch option, so HTS voices are shifted
+ * afterwards (see renderPiece).
  */
 const TIMINGS_SCRIPT = `
 (load (path-append datadir "init.scm"))
@@ -23,7 +27,14 @@ const TIMINGS_SCRIPT = `
 (define (argn_of l n) (if (eq? n 0) (car l) (argn_of (cdr l) (- n 1))))
 (set! t_voice (argn 0))
 (set! t_speed (parse-number (argn 4)))
+(set! t_pitch (parse-number (argn 5)))
 (eval (list (intern (string-append "voice_" t_voice))))
+(define (t_scaled params)
+  (mapcar
+   (lambda (p) (if (member (car p) '(target_f0_mean target_f0_std f0_mean f0_std)) (list (car p) (* t_pitch (car (cdr p)))) p))
+   params))
+(if (boundp 'int_lr_params) (set! int_lr_params (t_scaled int_lr_params)))
+(if (boundp 'int_simple_params) (set! int_simple_params (t_scaled int_simple_params)))
 (if (string-matches t_voice ".*_hts")
     (set! hts_engine_params (append hts_engine_params (list (list "-r" t_speed))))
     (Parameter.set 'Duration_Stretch (/ (or (Parameter.get 'Duration_Stretch) 1) t_speed)))
@@ -58,6 +69,8 @@ const capabilities: EngineCapabilities = {
   referenceAudio: false,
   blendableVoices: false,
   speed: true,
+  // Intonation targets scale that far and still sound like speech.
+  pitch: { min: 0.5, max: 3 },
 };
 
 /** Parses `(voice_a voice_b …)` as printed by `(print (voice.list))`. */
@@ -85,10 +98,16 @@ async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
   const script = join(job.dir, 'timings.scm');
   await Promise.all([writeFile(script, TIMINGS_SCRIPT), writeFile(file('txt'), job.text)]);
   const voiceName = job.voice.id.slice('festival:'.length);
-  const args = ['--script', script, voiceName, file('txt'), file('wav'), file('tsv'), String(job.speed)];
+  const args = ['--script', script, voiceName, file('txt'), file('wav'), file('tsv'), String(job.speed), String(job.pitch)];
   const { stderr } = await runEngineProgram(PROGRAM, args, { signal: job.signal, failsOn: FESTIVAL_ERROR });
-  const pcm = await readWavOutput(file('wav'), PROGRAM, stderr);
+  const spoken = await readWavOutput(file('wav'), PROGRAM, stderr);
+  const shifted = isHts(voiceName) && job.pitch !== 1;
+  const pcm = shifted ? await changePitchTempo(spoken, { semitones: 12 * Math.log2(job.pitch), formantPreserve: true, signal: job.signal }) : spoken;
   return { pcm, words: parseWordTimings(await readFile(file('tsv'), 'utf8')) };
+}
+
+function isHts(voiceName: string): boolean {
+  return voiceName.endsWith('_hts');
 }
 
 export function createFestivalSynthesizer(options: BuiltinOptions = {}): Synthesizer {

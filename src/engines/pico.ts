@@ -19,6 +19,8 @@ const capabilities: EngineCapabilities = {
   referenceAudio: false,
   blendableVoices: false,
   speed: true,
+  // pico's <pitch level> takes 50..200 percent.
+  pitch: { min: 0.5, max: 2 },
 };
 
 /** pico2wave has no list option; a language is installed when its text-analysis file is. */
@@ -30,16 +32,17 @@ async function discoverVoices(): Promise<VoiceInfo[]> {
     .map(([language, entry]) => voiceInfo('pico', language, entry));
 }
 
-/** Speed is only available as inline markup, which is why user text loses its angle brackets. */
-function withSpeedMarkup(text: string, speed: number): string {
-  return `<speed level="${Math.round(speed * 100)}">${stripAngleBrackets(text)}</speed>`;
+/** Speed and pitch are only available as inline markup, which is why user text loses its angle brackets. */
+function withMarkup(text: string, speed: number, pitch: number): string {
+  const spoken = `<speed level="${Math.round(speed * 100)}">${stripAngleBrackets(text)}</speed>`;
+  return pitch === 1 ? spoken : `<pitch level="${Math.round(pitch * 100)}">${spoken}</pitch>`;
 }
 
 async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
   // pico2wave refuses output names that do not end in .wav.
   const output = join(job.dir, `piece-${job.index}.wav`);
   const language = job.voice.id.slice('pico:'.length);
-  const args = ['-l', language, '-w', output, '--', withSpeedMarkup(job.text, job.speed)];
+  const args = ['-l', language, '-w', output, '--', withMarkup(job.text, job.speed, job.pitch)];
   const { stderr } = await runEngineProgram(PROGRAM, args, { signal: job.signal });
   return { pcm: await readWavOutput(output, PROGRAM, stderr) };
 }

@@ -23,6 +23,8 @@ export interface EngineCapabilities {
   blendableVoices: boolean;
   /** Honours a speed factor. */
   speed: boolean;
+  /** Pitch factors the engine applies natively (cleaner than shifting the audio afterwards). */
+  pitch?: { min: number; max: number };
 }
 
 export interface WordTiming {
@@ -70,6 +72,8 @@ export interface SynthesisRequest {
   language?: string;
   /** 1 is the voice's normal rate; 0.5 to 2. */
   speed?: number;
+  /** 1 is the voice's normal pitch, 2 an octave up; within the engine's `pitch` range. Engines without one ignore it. */
+  pitch?: number;
   /** Voice of a reference recording, for engines with `referenceAudio`. */
   referenceAudio?: Pcm;
   referenceText?: string;

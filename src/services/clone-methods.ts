@@ -1,12 +1,14 @@
+import type { Pcm } from '../audio/pcm.js';
 import { encodeWav } from '../audio/wav.js';
 import type { VoiceConversion } from '../audio/voice-conversion.js';
 import { BUILTIN_ENGINES } from '../engines/registry.js';
 import { POCKET_VOICE_ID } from '../engines/sherpa/pocket-tts.js';
 import { ZIPVOICE_VOICE_ID } from '../engines/sherpa/zipvoice.js';
 import { ApiError } from '../errors.js';
+import type { EngineCapabilities } from '../engines/types.js';
 import type { PreparedSample, SampleWarning } from './clone-intake.js';
 import { nearestPreset, scorePresets, type CloneTarget, type ProbeTools, type ScoredVoice } from './clone-target.js';
-import { fitTimbreMatch } from './clone-timbre-match.js';
+import { fitTimbreMatch, MAX_PROBE_WER } from './clone-timbre-match.js';
 import { searchVoiceSpace } from './clone-voice-search.js';
 import { measureZeroShot, zeroShotReference, type ZeroShotEngine } from './clone-zero-shot.js';
 import { speaksLanguage, type SpeakingVoice } from './speech.js';
@@ -80,6 +82,8 @@ export interface MethodTools extends ProbeTools {
   styleOf(voiceId: string): Promise<Float32Array>;
   /** The words of a sample by the best installed recognizer; null when none handles the language. */
   transcribe(sample: PreparedSample, language: string): Promise<string | null>;
+  /** Word error rate of a rendering of the probe sentence; undefined when no recognizer handles the language. */
+  probeWordErrorRate(pcm: Pcm): Promise<number | undefined>;
 }
 
 export async function runMethod(method: CloneMethod, options: MethodOptions, tools: MethodTools, target: CloneTarget, samples: readonly PreparedSample[]): Promise<MethodOutcome> {
@@ -104,9 +108,20 @@ export async function runMethod(method: CloneMethod, options: MethodOptions, too
     });
   }
   const scored = await scan(options.builtinVoices, 0.3, 0.6);
-  const match = await fitTimbreMatch(tools, target, scored, (fraction) => tools.progress(0.6 + 0.3 * fraction, 'fitting conversion'));
+  const nativePitch = new Map<string, EngineCapabilities['pitch']>();
+  for (const engine of new Set(scored.map((voice) => voice.voice.engine))) {
+    nativePitch.set(engine, (await tools.engines.call<EngineCapabilities>(engine, 'capabilities', [])).pitch);
+  }
+  const match = await fitTimbreMatch(tools, target, scored, (engine) => nativePitch.get(engine), (fraction) => tools.progress(0.6 + 0.3 * fraction, 'fitting conversion'));
   const voice = { engine: match.start.voice.engine, engineVoice: match.start.voice.engineVoice };
-  return outcome(voice, { conversion: match.conversion }, new Map(), match, nearestPreset(scored), match.start.voice.id, { conversion: publicConversion(match.conversion) });
+  const { enginePitch, engineSpeed, conversion } = match.fit;
+  const rendering: VoiceRendering = { ...(enginePitch === 1 ? {} : { pitch: enginePitch }), speed: engineSpeed, conversion };
+  const parameters = { engine_pitch: enginePitch, engine_speed: engineSpeed, conversion: publicConversion(conversion), probe_word_error_rate: match.wordErrorRate ?? null };
+  const result = outcome(voice, rendering, new Map(), match, nearestPreset(scored), match.start.voice.id, parameters);
+  if (match.wordErrorRate !== undefined && match.wordErrorRate > MAX_PROBE_WER) {
+    result.warnings.push({ code: 'low_intelligibility', message: 'No fitted voice stayed clearly intelligible; the clearest one is used', details: { word_error_rate: match.wordErrorRate } });
+  }
+  return result;
 }
 
 function outcome(

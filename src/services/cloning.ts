@@ -3,22 +3,25 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeWav } from '../audio/wav.js';
 import type { EngineHost } from '../engines/host/supervisor.js';
-import type { Transcript } from '../engines/types.js';
+import type { EngineCapabilities, Transcript } from '../engines/types.js';
+import type { Pcm } from '../audio/pcm.js';
+import { wordErrorRate } from '../text/wer.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { JobRecord, JobRunContext } from '../jobs/types.js';
 import type { VoiceFiles } from '../store/voice-files.js';
 import type { VoiceRecord, VoiceRepository, VoiceSampleRecord } from '../store/voice-repository.js';
 import { checkSingleSpeaker, SampleIntake, type IntakeLimits, type PreparedSample, type SampleSource } from './clone-intake.js';
 import { chooseMethod, methodOptions, runMethod, type CloneMethod, type MethodOutcome } from './clone-methods.js';
-import { buildTarget, type CloneTarget } from './clone-target.js';
+import { buildTarget, probeSentence, type CloneTarget } from './clone-target.js';
 import { saveCustomVoice } from './custom-voices.js';
 import { engineAvailable } from './engine-inventory.js';
 import { cancelOwnJobs } from './job-cancel.js';
 import { jobErrorToApiError } from './job-errors.js';
-import type { SpeakingVoice } from './speech.js';
+import { speaksLanguage, type SpeakingVoice } from './speech.js';
 import { SimilarityMeasure } from './voice-similarity.js';
 
 export const CLONE_JOB = 'clone';
+const INTELLIGIBILITY_RECOGNIZER = 'pocketsphinx';
 /** Recognizers asked for a missing transcript, best first. */
 const RECOGNIZERS = ['whisper', 'moonshine', 'pocketsphinx'];
 
@@ -123,6 +126,7 @@ export class CloneService {
         progress: (fraction: number, stage: string) => context.progress(fraction, stage),
         styleOf: (voiceId: string) => this.deps.engines.call<Float32Array>('kokoro', 'voiceVector', [voiceId], { signal: context.signal }),
         transcribe: (sample: PreparedSample, language: string) => this.transcribe(sample, language, context.signal),
+        probeWordErrorRate: (pcm: Pcm) => this.probeWordErrorRate(pcm, request.language, context.signal),
       };
       const fitted = await runMethod(method, options, tools, target, samples);
       context.progress(0.95, 'saving');
@@ -163,6 +167,15 @@ export class CloneService {
     };
     await saveCustomVoice(this.deps, record, files, sampleRows, signal);
     return record;
+  }
+
+  /** PocketSphinx, always installed, judges intelligibility: the same yardstick on every machine. */
+  private async probeWordErrorRate(pcm: Pcm, language: string, signal: AbortSignal): Promise<number | undefined> {
+    if (!(await engineAvailable(this.deps.modelsDir, INTELLIGIBILITY_RECOGNIZER))) return undefined;
+    const capabilities = await this.deps.engines.call<EngineCapabilities>(INTELLIGIBILITY_RECOGNIZER, 'capabilities', []);
+    if (!capabilities.languages.some((tag) => speaksLanguage({ language: tag, languages: [] }, language))) return undefined;
+    const transcript = await this.deps.engines.call<Transcript>(INTELLIGIBILITY_RECOGNIZER, 'recognize', [{ pcm, language }], { signal });
+    return wordErrorRate(probeSentence(language), transcript.text);
   }
 
   private async transcribe(sample: PreparedSample, language: string, signal: AbortSignal): Promise<string | null> {

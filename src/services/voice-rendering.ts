@@ -17,6 +17,8 @@ export interface VoiceRendering {
   conversion?: VoiceConversion;
   /** Multiplies the request's speed. */
   speed?: number;
+  /** Pitch factor for engines that shift pitch natively (the conversion then shifts only what remains). */
+  pitch?: number;
 }
 
 /** The rendering recorded in a voice's settings; presets have none. */
@@ -50,6 +52,7 @@ export async function synthesizeAs(deps: RenderDeps, engine: string, request: Sy
 async function withRendering(files: VoiceFiles, request: SynthesisRequest, rendering: VoiceRendering): Promise<SynthesisRequest> {
   const full: SynthesisRequest = { ...request };
   if (rendering.speed !== undefined) full.speed = Math.min(2, Math.max(0.5, (request.speed ?? 1) * rendering.speed));
+  if (rendering.pitch !== undefined) full.pitch = rendering.pitch;
   if (!rendering.voiceId) return full;
   if (rendering.reference) {
     full.referenceAudio = parseWav(await files.read(rendering.voiceId, rendering.reference.file));

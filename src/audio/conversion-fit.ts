@@ -77,7 +77,7 @@ export function nextFit(fit: VoiceFit, current: VoiceAnalysis, target: VoiceAnal
 }
 
 /** Multiplies the pitch by `ratio`: natively as far as the engine goes, the rest by the conversion. */
-function withPitch(fit: VoiceFit, ratio: number, nativePitch: PitchRange | undefined): VoiceFit {
+export function withPitch(fit: VoiceFit, ratio: number, nativePitch: PitchRange | undefined): VoiceFit {
   const wanted = fit.enginePitch * 2 ** (fit.conversion.semitones / 12) * ratio;
   const enginePitch = nativePitch ? round(clamp(wanted, nativePitch), 1000) : 1;
   const semitones = round(clamp(12 * Math.log2(wanted / enginePitch), CONVERSION_LIMITS.semitones), 100);

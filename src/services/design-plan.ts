@@ -90,6 +90,9 @@ export function designTargets(attributes: DesignAttributes, seed: number | undef
   return { f0Hz: round(f0Hz), formantScale: round(formantScale), tempo: round(tempo), equalizer };
 }
 
+/** Without an accent, a bare language is heard in its most widespread region. */
+const DEFAULT_REGION: Readonly<Record<string, string>> = { en: 'en-US', es: 'es-ES', fr: 'fr-FR', de: 'de-DE', it: 'it-IT', pt: 'pt-BR', nl: 'nl-NL' };
+
 /**
  * Base voices ranked for the attributes: accent (region) match, then gender, then the engine's
  * quality order; the seed picks among the equally ranked best.
@@ -97,8 +100,9 @@ export function designTargets(attributes: DesignAttributes, seed: number | undef
 export function chooseBaseVoice(voices: readonly SpeakingVoice[], attributes: DesignAttributes, language: string, engineOrder: readonly string[], seed: number | undefined): SpeakingVoice | undefined {
   const speaking = voices.filter((voice) => voice.available && speaksLanguage(voice, attributes.accent ?? language));
   const pool = speaking.length > 0 ? speaking : voices.filter((voice) => voice.available && speaksLanguage(voice, language));
+  const region = (attributes.accent ?? (language.includes('-') ? language : DEFAULT_REGION[language.toLowerCase()]) ?? language).toLowerCase();
   const rank = (voice: SpeakingVoice): number[] => [
-    attributes.accent && voice.language.toLowerCase() === attributes.accent.toLowerCase() ? 0 : 1,
+    voice.language.toLowerCase() === region ? 0 : 1,
     attributes.gender && voice.gender !== attributes.gender ? 1 : 0,
     engineOrder.indexOf(voice.engine) < 0 ? engineOrder.length : engineOrder.indexOf(voice.engine),
   ];

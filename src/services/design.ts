@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { VoiceAnalysis } from '../audio/analyse/index.js';
-import { CONVERSION_LIMITS, convertVoice, type VoiceConversion } from '../audio/voice-conversion.js';
+import { withPitch, type VoiceFit } from '../audio/conversion-fit.js';
+import { convertVoice } from '../audio/voice-conversion.js';
+import type { EngineCapabilities } from '../engines/types.js';
 import type { EngineHost } from '../engines/host/supervisor.js';
 import { ApiError } from '../errors.js';
 import type { JobQueue } from '../jobs/queue.js';
@@ -19,8 +20,11 @@ import { styleToBytes, type VoiceRendering } from './voice-rendering.js';
 import { SimilarityMeasure } from './voice-similarity.js';
 
 export const DESIGN_JOB = 'design';
-/** Base voices by engine, best sounding first; Kokoro only when installed. */
-const ENGINE_ORDER = ['kokoro', 'festival', 'pico', 'espeak', 'flite'];
+/**
+ * Base voices by engine, first those that shift pitch natively and stay clear doing it (Flite, Pico),
+ * then Festival (its HTS voices are shifted afterwards) and eSpeak; Kokoro only when installed.
+ */
+const ENGINE_ORDER = ['kokoro', 'flite', 'pico', 'festival', 'espeak'];
 /** Kokoro designs blend the chosen voice with the next one in rank. */
 const KOKORO_BLEND = [0.65, 0.35];
 
@@ -70,19 +74,29 @@ export class DesignService {
     const measure = await SimilarityMeasure.best(this.deps.engines, this.deps.modelsDir, context.signal);
     const tools = { engines: this.deps.engines, measure, signal: context.signal };
     const style = partner ? await this.blend(base, partner, context.signal) : undefined;
-    const extra = style ? { style, speed: targets.tempo } : {};
+    const range = (await this.deps.engines.call<EngineCapabilities>(base.engine, 'capabilities', [], { signal: context.signal })).pitch;
+    const render = async (fit: VoiceFit) => {
+      const spoken = await speakProbe(tools, base, request.language, { ...(style ? { style } : {}), pitch: fit.enginePitch, speed: fit.engineSpeed });
+      return (await measure.describe(await convertVoice(spoken, fit.conversion, context.signal))).analysis;
+    };
+    let fit: VoiceFit = {
+      enginePitch: 1,
+      engineSpeed: Math.min(2, Math.max(0.5, targets.tempo)),
+      conversion: { semitones: 0, formantScale: targets.formantScale, tempo: 1, equalizer: targets.equalizer },
+    };
     context.progress(0.3, 'measuring the base voice');
-    const probe = await speakProbe(tools, base, request.language, extra);
-    const { analysis: baseAnalysis } = await measure.describe(probe);
-    let conversion = initialConversion(targets, baseAnalysis, style !== undefined);
-    context.progress(0.6, 'fitting pitch');
-    const converted = await convertVoice(probe, conversion, context.signal);
-    const { analysis } = await measure.describe(converted);
-    const correction = 12 * Math.log2(targets.f0Hz / analysis.pitch.medianHz);
-    if (Number.isFinite(correction)) conversion = { ...conversion, semitones: clampSemitones(conversion.semitones + correction) };
-    const final = await measure.describe(await convertVoice(probe, conversion, context.signal));
+    const baseAnalysis = await render(fit);
+    let analysis = baseAnalysis;
+    // Two pitch corrections: the engine's native pitch is not exactly proportional.
+    for (const fraction of [0.5, 0.7]) {
+      context.progress(fraction, 'fitting pitch');
+      const ratio = targets.f0Hz / analysis.pitch.medianHz;
+      if (Number.isFinite(ratio) && ratio > 0) fit = withPitch(fit, ratio, range);
+      analysis = await render(fit);
+    }
     context.progress(0.9, 'saving');
-    const rendering: VoiceRendering = style ? { style: { file: 'style.f32' }, speed: targets.tempo, conversion } : { conversion };
+    const { enginePitch, engineSpeed, conversion } = fit;
+    const rendering: VoiceRendering = { ...(style ? { style: { file: 'style.f32' } } : {}), ...(enginePitch === 1 ? {} : { pitch: enginePitch }), speed: engineSpeed, conversion };
     const files = new Map<string, Uint8Array>(style ? [['style.f32', styleToBytes(style)]] : []);
     const voice = this.record(request, attributes, base, {
       design: {
@@ -90,8 +104,8 @@ export class DesignService {
         blend: partner ? [{ voice: base.id, weight: KOKORO_BLEND[0] }, { voice: partner.id, weight: KOKORO_BLEND[1] }] : null,
         targets: { f0_median_hz: targets.f0Hz, formant_scale: targets.formantScale, tempo: targets.tempo },
       },
-      measured: { f0_median_hz: roundOrNull(final.analysis.pitch.medianHz), articulation_rate: roundOrNull(final.analysis.rate.articulationRate), base_f0_median_hz: roundOrNull(baseAnalysis.pitch.medianHz) },
-      parameters: { conversion: publicConversion(conversion) },
+      measured: { f0_median_hz: roundOrNull(analysis.pitch.medianHz), articulation_rate: roundOrNull(analysis.rate.articulationRate), base_f0_median_hz: roundOrNull(baseAnalysis.pitch.medianHz) },
+      parameters: { engine_pitch: enginePitch, engine_speed: engineSpeed, conversion: publicConversion(conversion) },
       rendering,
     });
     await saveCustomVoice(this.deps, voice, files, [], context.signal);
@@ -122,19 +136,6 @@ export class DesignService {
       license: null, sampleRate: null, categoryId: null, category: null, tags: [], favorite: false, available: true, settings, previewPath: null, createdAt: at, updatedAt: at,
     };
   }
-}
-
-/** Kokoro takes the tempo as its own speed; the built-in voices get it from the conversion. */
-function initialConversion(targets: DesignTargets, base: VoiceAnalysis, kokoroSpeed: boolean): VoiceConversion {
-  const measured = base.pitch.medianHz;
-  const semitones = Number.isFinite(measured) && measured > 0 ? clampSemitones(12 * Math.log2(targets.f0Hz / measured)) : 0;
-  const tempo = kokoroSpeed ? 1 : Math.min(CONVERSION_LIMITS.tempo.max, Math.max(CONVERSION_LIMITS.tempo.min, targets.tempo));
-  return { semitones, formantScale: targets.formantScale, tempo, equalizer: targets.equalizer };
-}
-
-function clampSemitones(value: number): number {
-  if (!Number.isFinite(value)) return 0;
-  return Math.round(Math.min(CONVERSION_LIMITS.semitones.max, Math.max(CONVERSION_LIMITS.semitones.min, value)) * 100) / 100;
 }
 
 function roundOrNull(value: number): number | null {

@@ -144,3 +144,19 @@ export function serverWithAdmin(options: { args?: string[]; keyArgs?: string[] }
   });
   return fixture;
 }
+
+/** A multipart POST: each file as a part named `file` (in order), then the text fields. */
+export async function postMultipart(
+  base: string,
+  key: string,
+  route: string,
+  files: { name: string; bytes: Buffer }[],
+  fields: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  for (const file of files) form.append('file', new Blob([file.bytes]), file.name);
+  const response = await fetch(new URL(route, base), { method: 'POST', headers: { 'x-api-key': key }, body: form });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}

@@ -126,7 +126,8 @@ class KokoroSynthesizer implements Synthesizer {
 
   /** An unknown espeak code would only fail deep in sherpa, so only listed languages pass. */
   private espeakLanguage(language: string | undefined, voice: KokoroVoice): string {
-    if (language === undefined) return voice.espeak;
+    // A bare language (`en`) is spoken in the voice's own region (`en-GB` for a British voice).
+    if (language === undefined || language.toLowerCase() === voice.info.language.split('-')[0]!.toLowerCase()) return voice.espeak;
     const espeak = espeakFor(language);
     if (!espeak) throw new EngineError('language_not_supported', `Kokoro does not speak ${language}`, { language, supported: KOKORO_LANGUAGES });
     return espeak;

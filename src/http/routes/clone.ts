@@ -117,8 +117,8 @@ export const cloneRoutes: FastifyPluginAsyncTypebox<{ cloning: CloneService; ass
     return reply.code(201).send({ ...result, job_id: job.id, voice: publicVoice(voice) });
   };
 
-  // Whatever did not reach a job (a refused request) is removed once the answer is sent.
-  app.addHook('onResponse', async (request) => {
+  // Whatever did not reach a job (a refused request) is removed before the error is answered.
+  app.addHook('onError', async (request) => {
     const upload = uploads.get(request);
     if (upload) await cloning.discardUploads(upload.uploadId);
   });

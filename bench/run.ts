@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { engineDescriptors } from '../src/engines/registry.js';
 import type { EngineDescriptor, Recognizer, Synthesizer } from '../src/engines/types.js';
+import { benchCloning } from './cloning.js';
 import { benchHostOverhead } from './host-overhead.js';
 import { benchLongForm } from './long-form.js';
 import { printTable } from './measure.js';
@@ -12,6 +13,7 @@ import { benchSynthesizer } from './synthesizers.js';
 
 const config = loadConfig();
 const jfk = fileURLToPath(new URL('../../shared/models/pocket-tts/reference/jfk.wav', import.meta.url));
+const lj = fileURLToPath(new URL('../../shared/models/pocket-tts/reference/LJ001-0001.wav', import.meta.url));
 
 async function available(kind: 'synthesizer' | 'recognizer') {
   const descriptors = engineDescriptors(config.modelsDir).filter((descriptor) => descriptor.kind === kind);
@@ -44,7 +46,10 @@ printTable('Engine host overhead (short sentence, mean of 10)', overhead);
 const longForm = await benchLongForm(config);
 printTable('Long-form generation of 2,000 characters (real path: queue, engine host, files)', longForm);
 
-const results = { date: new Date().toISOString(), node: process.versions.node, synthesis, recognition, host_overhead: overhead, long_form: longForm };
+const cloning = await benchCloning(config, [jfk, lj]);
+printTable('Voice cloning per method and reference clip (similarity vs the nearest unconverted preset; same measure)', cloning);
+
+const results = { date: new Date().toISOString(), node: process.versions.node, synthesis, recognition, host_overhead: overhead, long_form: longForm, cloning };
 const outDir = new URL('./results/', import.meta.url);
 await mkdir(outDir, { recursive: true });
 await writeFile(new URL('latest.json', outDir), `${JSON.stringify(results, null, 2)}\n`);

@@ -133,7 +133,8 @@ export const cloneRoutes: FastifyPluginAsyncTypebox<{ cloning: CloneService; ass
       config: { scope: 'clone:create' },
       schema: { tags, summary, description: MULTIPART_NOTE, consumes: ['application/json', 'multipart/form-data'], body: schema, response: withErrors({ 201: CloneCreatedSchema, ...errors }) },
       preValidation: receive(schema),
-      handler: create(shape) as never,
+      // The three schemas share CloneBody's fields; the loop loses the provider's inference of which.
+      handler: (request, reply) => create(shape)(request as FastifyRequest<{ Body: CloneBody }>, reply),
     });
   }
 

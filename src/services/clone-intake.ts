@@ -62,6 +62,8 @@ export interface PreparedSample {
   speechSeconds: number;
   transcript: string | null;
   warnings: SampleWarning[];
+  /** What found the speech: the Silero VAD model, or frame levels when it is not installed. */
+  speechDetector: 'silero-vad' | 'level';
 }
 
 export class SampleIntake {
@@ -77,7 +79,8 @@ export class SampleIntake {
     if (pcm.samples.length === 0 || peakLevelDb(pcm) < SILENCE_DB) {
       throw new ApiError(422, 'sample_silent', `Sample ${source.index} is silent`, { ...at, duration: round(sourceSeconds) });
     }
-    let regions = await this.speechRegions(pcm, signal);
+    const speechDetector = (await this.deps.vadInstalled()) ? 'silero-vad' : 'level';
+    let regions = await this.speechRegions(pcm, speechDetector, signal);
     const speechSeconds = totalSeconds(regions);
     if (speechSeconds < this.limits.minSpeechSeconds) {
       const code = speechSeconds === 0 ? 'sample_silent' : 'sample_too_short';
@@ -103,7 +106,7 @@ export class SampleIntake {
       });
     }
     const speech = await normalizeLoudness(joinSpeech(pcm, regions), LOUDNESS_LUFS, -2, signal);
-    return { index: source.index, pcm: speech, sourceSeconds, speechSeconds: round(totalSeconds(regions)), transcript: source.transcript?.trim() || null, warnings };
+    return { index: source.index, pcm: speech, sourceSeconds, speechSeconds: round(totalSeconds(regions)), transcript: source.transcript?.trim() || null, warnings, speechDetector };
   }
 
   private async decode(source: SampleSource, signal: AbortSignal): Promise<Pcm> {
@@ -116,8 +119,8 @@ export class SampleIntake {
     }
   }
 
-  private async speechRegions(pcm: Pcm, signal: AbortSignal): Promise<Span[]> {
-    if (!(await this.deps.vadInstalled())) return energySpeechRegions(pcm);
+  private async speechRegions(pcm: Pcm, detector: PreparedSample['speechDetector'], signal: AbortSignal): Promise<Span[]> {
+    if (detector === 'level') return energySpeechRegions(pcm);
     return this.deps.engines.call<SpeechRegion[]>('silero-vad', 'detect', [resample(pcm, VAD_RATE)], { signal });
   }
 }

@@ -154,6 +154,7 @@ export class CloneService {
       nearest_preset: fitted.baseline?.voice ?? null,
       starting_voice: fitted.startingVoice,
       held_out_evaluation: target.heldOut,
+      speech_detector: samples[0]!.speechDetector,
       parameters: fitted.parameters,
       target: targetSummary(target),
       embedding: { method: target.print.method, vector: Array.from(target.print.vector, (value) => Math.round(value * 1e5) / 1e5) },

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { rms } from '../../src/audio/pcm.js';
 import { parseWav } from '../../src/audio/wav.js';
-import { buildKokoro, buildPocket, decodeKokoroCalls } from '../helpers/stand-in-models.js';
+import { buildKokoro, buildPocket, decodeKokoroCalls, SHARED_MODELS } from '../helpers/stand-in-models.js';
 import { REFERENCE_AUDIO } from '../helpers/paths.js';
 import { createKeyWithCli, postMultipart, removeDir, request, startTimbre, tempDir, type RunningTimbre } from '../helpers/timbre.js';
 
@@ -28,6 +28,9 @@ describe('zero_shot and voice_search clones with stand-in models', () => {
     modelsDir = await tempDir('timbre-clone-models-');
     await buildPocket(join(modelsDir, 'pocket-tts-int8'));
     await buildKokoro(join(modelsDir, 'kokoro-multi-lang-v1_0-int8'));
+    // The real Silero VAD finds the speech of the samples here.
+    await mkdir(join(modelsDir, 'silero-vad'));
+    await copyFile(join(SHARED_MODELS, 'asr/silero_vad.onnx'), join(modelsDir, 'silero-vad/silero_vad.onnx'));
     server = await startTimbre({ args: ['--models-dir', modelsDir] });
     key = (await createKeyWithCli(server.dataDir, 'neural', LIMITS)).key;
     jfk = await readFile(join(REFERENCE_AUDIO, 'jfk.wav'));
@@ -58,6 +61,7 @@ describe('zero_shot and voice_search clones with stand-in models', () => {
     assert.equal(body.similarity, null);
     assert.ok(body.warnings.some((warning: { code: string }) => warning.code === 'similarity_unmeasured'));
     assert.equal(body.voice.settings.rendering.reference.file, 'reference.wav');
+    assert.equal(body.voice.settings.speech_detector, 'silero-vad');
 
     const reference = parseWav(await readFile(join(server.dataDir, 'voices', body.voice_id, 'reference.wav')));
     assert.ok(reference.samples.length / reference.sampleRate > 5 && reference.samples.length / reference.sampleRate <= 10.01);

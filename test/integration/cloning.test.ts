@@ -98,6 +98,7 @@ describe('voice cloning and design over HTTP', () => {
     assert.equal(typeof conversion.formant_scale, 'number');
     assert.ok(Array.isArray(conversion.equalizer));
     assert.equal(voice.settings.embedding.method, 'acoustic-v1');
+    assert.equal(voice.settings.speech_detector, 'level');
     assert.ok(voice.settings.target.f0_median_hz > 0);
     made.jfk = body;
   });

@@ -73,7 +73,9 @@ export function createServices(config: Config): Services {
   system.registerInventory(() => engineInventory(config.modelsDir));
   // Presets are read from the engines on the first voice request, then at most every 5 minutes.
   const voiceRepository = new VoiceRepository(db);
+  const audio = new AudioStore(config.dataDir);
   const voices = new VoiceService({
+    audio,
     voices: voiceRepository,
     categories: new CategoryRepository(db),
     dataDir: config.dataDir,
@@ -85,7 +87,6 @@ export function createServices(config: Config): Services {
     const { concurrency, running, queued } = queue.status();
     return { concurrency, running: running.length, queued: queued.length };
   });
-  const audio = new AudioStore(config.dataDir);
   const voiceFiles = new VoiceFiles(config.dataDir);
   const tasks = new TaskRepository(db);
   const findVoice = (id: string) => voices.get(id);

@@ -4,6 +4,7 @@ import type { EngineHost } from '../engines/host/supervisor.js';
 import { engineDescriptors } from '../engines/registry.js';
 import type { VoiceInfo } from '../engines/types.js';
 import { ApiError } from '../errors.js';
+import type { AudioStore } from '../store/audio-store.js';
 import type { CategoryRecord, CategoryRepository } from '../store/category-repository.js';
 import { voiceFolder, type VoiceFilter, type VoiceRecord, type VoiceRepository, type VoiceSampleRecord } from '../store/voice-repository.js';
 import { VoiceArchive, voiceNotFound } from './voice-archive.js';
@@ -28,6 +29,8 @@ export interface VoiceServiceOptions {
   categories: CategoryRepository;
   dataDir: string;
   presets: PresetSource;
+  /** Where previews live; a deleted voice's preview goes with it. */
+  audio: Pick<AudioStore, 'remove'>;
   /** The engines are asked again for their voices at most this often. */
   refreshMs: number;
 }
@@ -190,6 +193,7 @@ export class VoiceService {
     this.options.voices.delete(id);
     // After the rows: a failure here leaves only unreferenced files, never a voice without its samples.
     await rm(voiceFolder(this.options.dataDir, voice.id), { recursive: true, force: true });
+    if (voice.previewPath) await this.options.audio.remove(voice.previewPath);
   }
 
   async toggleFavorite(id: string): Promise<{ voice_id: string; favorite: boolean }> {

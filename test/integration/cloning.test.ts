@@ -19,7 +19,7 @@ import { postMultipart, request, serverWithAdmin, startTimbre, createKeyWithCli,
  * and designs can be cancelled.
  */
 
-const LIMITS = ['clone:create=1000', 'tts:generate=1000', 'voices:read=1000', 'audio:process=1000', 'system:read=1000'].flatMap((pair) => ['--rate-limit', pair]);
+const LIMITS = ['clone:create=1000', 'tts:generate=1000', 'voices:read=1000', 'voices:write=1000', 'audio:process=1000', 'system:read=1000'].flatMap((pair) => ['--rate-limit', pair]);
 const NEW_TEXT = 'Yesterday we walked to the market and bought fresh bread, apples and a bottle of milk for the children.';
 
 interface Target {
@@ -131,6 +131,19 @@ describe('voice cloning and design over HTTP', () => {
       assert.ok(toOwn > toOther, `similarity to own target ${toOwn.toFixed(3)}, to the other ${toOther.toFixed(3)}`);
     });
   }
+
+  test('a clone’s preview speaks through its conversion; deleting the clone removes its files and preview', async () => {
+    const id = made.lj.voice_id;
+    const preview = await fetch(new URL(`/api/voices/${id}/generate-preview`, fixture.server.url), { method: 'POST', headers: { 'x-api-key': fixture.admin.key } });
+    assert.equal(preview.status, 200);
+    const f0 = analyseVoice(await decodeToPcm(Buffer.from(await preview.arrayBuffer()), 16000)).pitch.medianHz;
+    assert.ok(Math.abs(f0 / lj.f0 - 1) <= 0.2, `preview F0 ${f0.toFixed(1)} Hz, target ${lj.f0.toFixed(1)} Hz`);
+    const previews = async () => (await folderNames(join(fixture.server.dataDir, 'audio'))).filter((name) => name.startsWith('preview_'));
+    assert.equal((await previews()).length, 1);
+    assert.equal((await call('DELETE', `/api/voices/${id}`)).status, 204);
+    assert.deepEqual(await previews(), []);
+    assert.ok(!(await folderNames(join(fixture.server.dataDir, 'voices'))).includes(id));
+  });
 
   test('create-multi combines two samples of one speaker', async () => {
     const first = await cut(jfk.bytes, 0, 5.5);

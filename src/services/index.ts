@@ -90,6 +90,7 @@ export function createServices(config: Config): Services {
   const voiceFiles = new VoiceFiles(config.dataDir);
   const tasks = new TaskRepository(db);
   const findVoice = (id: string) => voices.get(id);
+  const presets = () => allPresets(voices);
   const generation = new GenerationService({ engines, voiceFiles, queue, events, tasks, audio, findVoice, maxTextChars: config.maxTextChars });
   const longForm = new LongFormService({
     engines,
@@ -100,7 +101,7 @@ export function createServices(config: Config): Services {
     chunks: new ChunkRepository(db),
     audio,
     findVoice,
-    presets: () => allPresets(voices),
+    presets,
     maxTextChars: config.maxTextChars,
   });
   const assets = new AssetService({ assets: new AssetRepository(db), dataDir: config.dataDir, retentionDays: config.assetRetentionDays });
@@ -116,7 +117,6 @@ export function createServices(config: Config): Services {
   const timeline = new TimelineService({ timelines: new TimelineRepository(db), chunks: new ChunkRepository(db), audio, assets, dataDir: config.dataDir });
   const renderer = new TimelineRenderer({ queue, tasks, audio });
   const previews = new PreviewService({ engines, voiceFiles, queue, audio, voices: voiceRepository, findVoice });
-  const presets = () => allPresets(voices);
   const cloning = new CloneService({
     engines, queue, voices: voiceRepository, voiceFiles, modelsDir: config.modelsDir, dataDir: config.dataDir, presets,
     limits: { minSpeechSeconds: config.cloneMinSpeechSeconds, maxSampleSeconds: config.cloneMaxSampleSeconds },

@@ -91,7 +91,8 @@ export class TimelineService {
   /**
    * Stores an uploaded video or image (consuming `tempPath`) and makes it the picture of the video
    * track, replacing the picture block there. With `includeAudio`, a video's sound is added as a
-   * block on the `video audio` track whose source is the video file itself.
+   * block on the `video audio` track whose source is the video file itself. The picture it replaces
+   * is deleted with its file unless a block still plays it (its sound, say).
    */
   async importPicture(task: TaskRecord, tempPath: string, options: { originalName?: string; duration?: number; includeAudio?: boolean; start?: number }) {
     let media: TimelineMedia | undefined;
@@ -106,7 +107,9 @@ export class TimelineService {
       await moveFile(tempPath, this.mediaPath(media));
       // Synchronous from here: no other save can come between reading the timeline and storing it.
       this.deps.timelines.insertMedia(media);
-      return { media, ...this.placePicture(task, this.get(task), media, options) };
+      const placed = this.placePicture(task, this.get(task), media, options);
+      await this.dropUnplayedMedia(task, placed.document);
+      return { media, ...placed };
     } catch (error) {
       if (media) {
         this.deps.timelines.deleteMedia(media.id);
@@ -116,6 +119,14 @@ export class TimelineService {
     } finally {
       // A no-op after a successful move; otherwise the upload must not linger.
       await rm(tempPath, { force: true });
+    }
+  }
+
+  private async dropUnplayedMedia(task: TaskRecord, document: TimelineDocument): Promise<void> {
+    const played = new Set(document.blocks.flatMap((block) => (block.source.kind === 'media' ? [block.source.media_id] : [])));
+    for (const media of this.deps.timelines.listMedia(task.id).filter((candidate) => !played.has(candidate.id))) {
+      this.deps.timelines.deleteMedia(media.id);
+      await rm(this.mediaPath(media), { force: true });
     }
   }
 

@@ -170,6 +170,9 @@ describe('timeline', () => {
     assert.deepEqual(sound.source, { kind: 'media', media_id: imported.body.media_id });
     assert.equal(sound.start, 0.5);
     assert.ok(Math.abs(sound.trim_end - 2) < 0.1, `video length ${sound.trim_end}`);
+    // The replaced PNG is no longer played by any block: it is gone, row and file.
+    assert.deepEqual(imported.body.timeline.media.map((item: { media_id: string }) => item.media_id), [imported.body.media_id]);
+    assert.equal((await filesUnder(join(fixture.server.dataDir, 'timeline'))).length, 1);
   });
 
   test('a text file sent as a video gets 415 and leaves no file', async () => {

@@ -5,7 +5,7 @@ import type { AssetService } from '../../services/assets.js';
 import { CLONE_METHODS } from '../../services/clone-methods.js';
 import { sampleSources, type ClipRegion, type CloneShape } from '../../services/clone-requests.js';
 import type { CloneService } from '../../services/cloning.js';
-import { DescriptionSchema, VoiceNameSchema } from '../../services/voice-archive.js';
+import { DescriptionSchema, VoiceNameSchema } from '../../services/voice-archive-format.js';
 import { publicVoice, type VoiceService } from '../../services/voices.js';
 import { callerOf } from '../auth.js';
 import { multipartAsBody } from '../multipart-body.js';

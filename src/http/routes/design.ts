@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import type { DesignService } from '../../services/design.js';
-import { VoiceNameSchema } from '../../services/voice-archive.js';
+import { VoiceNameSchema } from '../../services/voice-archive-format.js';
 import { publicVoice, type VoiceService } from '../../services/voices.js';
 import { callerOf } from '../auth.js';
 import { withErrors } from '../schemas.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { DescriptionSchema, TagsSchema, VoiceNameSchema } from '../../services/voice-archive.js';
+import { DescriptionSchema, TagsSchema, VoiceNameSchema } from '../../services/voice-archive-format.js';
 import { publicCategory, publicVoice, type VoiceService } from '../../services/voices.js';
 import { TimestampSchema, withErrors } from '../schemas.js';
 import { voiceArchiveRoutes } from './voice-archive.js';

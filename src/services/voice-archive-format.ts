@@ -10,7 +10,10 @@
  *                      "samples": [{ "file": "samples/<voice id>/<n>.wav", "duration", "sample_rate",
  *                                    "transcript": string|null }] }] }
  *   - the sample files, `samples/<voice id>/<n>.wav` with n = 1, 2, … in manifest order
- *     (stored uncompressed: WAV barely deflates and storing keeps export cheap).
+ *     (stored uncompressed: WAV barely deflates and storing keeps export cheap);
+ *   - the files a voice speaks with besides its samples (a zero-shot reference recording, a Kokoro
+ *     style vector), `files/<voice id>/<name>`, named in the voice's optional `"files": [name…]`.
+ *     Every file the voice's `settings.rendering` refers to must be there.
  * Voice ids are `voice_` + 1..64 of `A-Z a-z 0-9 _ -`; at most 1000 voices, 20 samples each.
  *
  * Reading: only `manifest.json` and `samples/<id>/<n>.wav` entries are read. Any entry name that
@@ -22,12 +25,15 @@ import { unzipSync, zipSync, type Zippable } from 'fflate';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { parseWav } from '../audio/wav.js';
+import { VOICE_FILE } from '../store/voice-files.js';
 import { CUSTOM_VOICE_ID } from '../store/voice-repository.js';
+import { renderingFileNames } from './voice-rendering.js';
 
 export const ARCHIVE_FORMAT = 'timbre-voices';
 export const ARCHIVE_VERSION = 1;
 const MANIFEST = 'manifest.json';
 const SAMPLE_ENTRY = /^samples\/(voice_[A-Za-z0-9_-]{1,64})\/([1-9][0-9]?)\.wav$/;
+const FILE_ENTRY = /^files\/(voice_[A-Za-z0-9_-]{1,64})\/[A-Za-z0-9_-]{1,64}\.(wav|f32)$/;
 const MAX_MANIFEST_BYTES = 1024 * 1024;
 const MAX_SAMPLE_BYTES = 100 * 1024 * 1024;
 /** Declared sizes are checked before inflating, so a zip bomb is refused without expanding it. */
@@ -59,6 +65,7 @@ const ManifestVoiceSchema = Type.Object(
     license: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
     sample_rate: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
     samples: Type.Array(ManifestSampleSchema, { maxItems: 20 }),
+    files: Type.Optional(Type.Array(Type.String({ pattern: VOICE_FILE.source }), { maxItems: 8, uniqueItems: true })),
   },
   { additionalProperties: false },
 );
@@ -92,6 +99,8 @@ export interface UnpackedArchive {
   manifest?: Manifest;
   /** Audio of every sample the manifest names, keyed by entry name. */
   samples: Map<string, SampleAudio>;
+  /** Every other voice file the manifest names, keyed by entry name. */
+  voiceFiles: Map<string, Uint8Array>;
   problems: ArchiveProblem[];
 }
 
@@ -99,14 +108,19 @@ export function sampleEntry(voiceId: string, n: number): string {
   return `samples/${voiceId}/${n}.wav`;
 }
 
+export function voiceFileEntry(voiceId: string, name: string): string {
+  return `files/${voiceId}/${name}`;
+}
+
 /** A name that could point outside the folder it is extracted into. */
 export function isUnsafeEntryName(name: string): boolean {
   return name.startsWith('/') || name.includes('\\') || name.includes('\0') || /^[A-Za-z]:/.test(name) || name.split('/').includes('..');
 }
 
-export function packArchive(manifest: Manifest, samples: ReadonlyMap<string, Uint8Array>): Uint8Array {
+/** `files`: samples and other voice files by entry name. */
+export function packArchive(manifest: Manifest, files: ReadonlyMap<string, Uint8Array>): Uint8Array {
   const entries: Zippable = { [MANIFEST]: [new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`), { level: 6 }] };
-  for (const [name, bytes] of samples) entries[name] = [bytes, { level: 0 }];
+  for (const [name, bytes] of files) entries[name] = [bytes, { level: 0 }];
   return zipSync(entries);
 }
 
@@ -116,7 +130,8 @@ export function unpackArchive(zip: Uint8Array): UnpackedArchive {
   const files = unzipEntries(zip, problems);
   const manifest = files && parseManifest(files.get(MANIFEST), problems);
   const samples = new Map<string, SampleAudio>();
-  if (!files || !manifest) return { samples, problems };
+  const voiceFiles = new Map<string, Uint8Array>();
+  if (!files || !manifest) return { samples, voiceFiles, problems };
   const seen = new Set<string>();
   for (const voice of manifest.voices) {
     if (seen.has(voice.id)) problems.push({ code: 'duplicate_voice', message: `Voice ${voice.id} appears twice in the manifest` });
@@ -126,8 +141,16 @@ export function unpackArchive(zip: Uint8Array): UnpackedArchive {
       if (sample.file !== expected) problems.push({ code: 'sample_name_invalid', message: `Sample ${index + 1} of ${voice.id} must be ${expected}, not ${sample.file}` });
       else checkSample(expected, files.get(expected), samples, problems);
     });
+    for (const name of voice.files ?? []) {
+      const bytes = files.get(voiceFileEntry(voice.id, name));
+      if (bytes) voiceFiles.set(voiceFileEntry(voice.id, name), bytes);
+      else problems.push({ code: 'file_missing', message: `${voiceFileEntry(voice.id, name)} is named in the manifest but not in the archive` });
+    }
+    for (const name of renderingFileNames(voice.settings).filter((used) => !(voice.files ?? []).includes(used))) {
+      problems.push({ code: 'file_missing', message: `Voice ${voice.id} speaks with ${name}, which the archive does not carry` });
+    }
   }
-  return { manifest, samples, problems };
+  return { manifest, samples, voiceFiles, problems };
 }
 
 function unzipEntries(zip: Uint8Array, problems: ArchiveProblem[]): Map<string, Uint8Array> | undefined {
@@ -137,7 +160,7 @@ function unzipEntries(zip: Uint8Array, problems: ArchiveProblem[]): Map<string, 
       problems.push({ code: 'unsafe_entry', message: `The entry name ${JSON.stringify(file.name)} could leave its folder` });
       return false;
     }
-    const limit = file.name === MANIFEST ? MAX_MANIFEST_BYTES : SAMPLE_ENTRY.test(file.name) ? MAX_SAMPLE_BYTES : 0;
+    const limit = file.name === MANIFEST ? MAX_MANIFEST_BYTES : SAMPLE_ENTRY.test(file.name) || FILE_ENTRY.test(file.name) ? MAX_SAMPLE_BYTES : 0;
     if (limit === 0) return false;
     expanded += file.originalSize;
     if (file.originalSize <= limit && expanded <= MAX_EXPANDED_BYTES) return true;

@@ -10,7 +10,9 @@ import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import { ApiError } from '../errors.js';
 import { voiceFolder, type VoiceRecord, type VoiceRepository, type VoiceSampleRecord } from '../store/voice-repository.js';
-import { ARCHIVE_FORMAT, ARCHIVE_VERSION, packArchive, sampleEntry, unpackArchive, type ArchiveProblem, type ManifestVoice, type SampleAudio } from './voice-archive-format.js';
+import { VOICE_FILE } from '../store/voice-files.js';
+import { ARCHIVE_FORMAT, ARCHIVE_VERSION, packArchive, sampleEntry, unpackArchive, voiceFileEntry, type ArchiveProblem, type ManifestVoice, type SampleAudio } from './voice-archive-format.js';
+import { renderingFileNames } from './voice-rendering.js';
 
 export type ConflictPolicy = 'skip' | 'rename';
 
@@ -46,7 +48,9 @@ export class VoiceArchive {
     for (const voice of voices) {
       const samples = this.voices.samplesOf([voice.id]);
       for (const [index, sample] of samples.entries()) files.set(sampleEntry(voice.id, index + 1), await readFile(join(this.dataDir, sample.path)));
-      entries.push(manifestVoice(voice, samples));
+      const spokenWith = renderingFileNames(voice.settings).filter((name) => VOICE_FILE.test(name));
+      for (const name of spokenWith) files.set(voiceFileEntry(voice.id, name), await readFile(join(voiceFolder(this.dataDir, voice.id), name)));
+      entries.push({ ...manifestVoice(voice, samples), ...(spokenWith.length > 0 ? { files: spokenWith } : {}) });
     }
     return packArchive({ format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, exported_at: new Date().toISOString(), voices: entries }, files);
   }
@@ -58,7 +62,7 @@ export class VoiceArchive {
   }
 
   async import(zip: Uint8Array, onConflict: ConflictPolicy): Promise<ImportResult> {
-    const { manifest, samples, problems } = unpackArchive(zip);
+    const { manifest, samples, voiceFiles, problems } = unpackArchive(zip);
     if (!manifest || problems.length > 0) throw new ApiError(400, 'archive_invalid', 'The archive cannot be imported', { problems });
     const result: ImportResult = { imported: [], skipped: [], renamed: {} };
     const planned: { voice: ManifestVoice; id: string }[] = [];
@@ -67,13 +71,13 @@ export class VoiceArchive {
       else if (onConflict === 'skip') result.skipped.push(voice.id);
       else planned.push({ voice, id: (result.renamed[voice.id] = newVoiceId()) });
     }
-    await this.store(planned, samples);
+    await this.store(planned, samples, voiceFiles);
     result.imported = planned.map(({ id }) => id);
     return result;
   }
 
   /** Files into a staging folder, then moved into place, then the rows in one transaction; any failure undoes it all. */
-  private async store(planned: { voice: ManifestVoice; id: string }[], samples: Map<string, SampleAudio>): Promise<void> {
+  private async store(planned: { voice: ManifestVoice; id: string }[], samples: Map<string, SampleAudio>, voiceFiles: Map<string, Uint8Array>): Promise<void> {
     if (planned.length === 0) return;
     const root = join(this.dataDir, 'voices');
     await mkdir(root, { recursive: true });
@@ -85,6 +89,7 @@ export class VoiceArchive {
       for (const { voice, id } of planned) {
         await mkdir(join(staging, id));
         for (const [index, sample] of voice.samples.entries()) await writeFile(join(staging, id, `${index + 1}.wav`), samples.get(sample.file)!.bytes);
+        for (const name of voice.files ?? []) await writeFile(join(staging, id, name), voiceFiles.get(voiceFileEntry(voice.id, name))!);
       }
       for (const { id } of planned) {
         await rename(join(staging, id), voiceFolder(this.dataDir, id));

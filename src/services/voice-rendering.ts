@@ -21,6 +21,12 @@ export interface VoiceRendering {
   pitch?: number;
 }
 
+/** The files in its folder a voice's rendering reads (a reference recording, a style vector). */
+export function renderingFileNames(settings: Record<string, unknown>): string[] {
+  const rendering = settings.rendering as VoiceRendering | undefined;
+  return [rendering?.reference?.file, rendering?.style?.file].filter((name): name is string => typeof name === 'string');
+}
+
 /** The rendering recorded in a voice's settings; presets have none. */
 export function renderingOf(voice: { id: string; settings: Record<string, unknown> }): VoiceRendering {
   const rendering = voice.settings.rendering as VoiceRendering | undefined;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { voiceFolder } from './voice-repository.js';
 
 /** File names a voice may keep in its folder: samples (`1.wav`), a style vector (`style.f32`). */
-const VOICE_FILE = /^[A-Za-z0-9_-]{1,64}\.(wav|f32)$/;
+export const VOICE_FILE = /^[A-Za-z0-9_-]{1,64}\.(wav|f32)$/;
 
 /**
  * The files of clones and designs, in `<dataDir>/voices/<id>/`. Both the id and the file name are

@@ -15,7 +15,7 @@ import { createKeyWithCli, postMultipart, removeDir, request, startTimbre, tempD
  * Kokoro stand-in writes the style rows it used into its output.
  */
 
-const LIMITS = ['clone:create=1000', 'tts:generate=1000', 'voices:read=1000'].flatMap((pair) => ['--rate-limit', pair]);
+const LIMITS = ['clone:create=1000', 'tts:generate=1000', 'voices:read=1000', 'voices:write=1000'].flatMap((pair) => ['--rate-limit', pair]);
 const STYLE_ROW = 256;
 
 describe('zero_shot and voice_search clones with stand-in models', () => {
@@ -41,6 +41,8 @@ describe('zero_shot and voice_search clones with stand-in models', () => {
     await removeDir(modelsDir);
   });
 
+  const made: Record<string, string> = {};
+
   const generate = async (voiceId: string) => {
     const response = await fetch(new URL('/api/generate/clone', server.url), {
       method: 'POST',
@@ -62,6 +64,7 @@ describe('zero_shot and voice_search clones with stand-in models', () => {
     assert.ok(body.warnings.some((warning: { code: string }) => warning.code === 'similarity_unmeasured'));
     assert.equal(body.voice.settings.rendering.reference.file, 'reference.wav');
     assert.equal(body.voice.settings.speech_detector, 'silero-vad');
+    made.zeroShot = body.voice_id;
 
     const reference = parseWav(await readFile(join(server.dataDir, 'voices', body.voice_id, 'reference.wav')));
     assert.ok(reference.samples.length / reference.sampleRate > 5 && reference.samples.length / reference.sampleRate <= 10.01);
@@ -83,6 +86,7 @@ describe('zero_shot and voice_search clones with stand-in models', () => {
     const bytes = await readFile(join(server.dataDir, 'voices', body.voice_id, 'style.f32'));
     const style = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
     assert.equal(style.length, 510 * STYLE_ROW);
+    made.search = body.voice_id;
     const spoken = await generate(body.voice_id);
     const calls = decodeKokoroCalls(spoken.samples);
     assert.ok(calls.length >= 1);
@@ -103,5 +107,22 @@ describe('zero_shot and voice_search clones with stand-in models', () => {
     assert.equal(body.voice.settings.design.blend.length, 2);
     const bytes = await readFile(join(server.dataDir, 'voices', body.voice_id, 'style.f32'));
     assert.equal(bytes.length, 510 * STYLE_ROW * 4);
+  });
+
+  test('an exported clone carries its reference and style files, and speaks again once imported elsewhere', async () => {
+    const ids = [made.zeroShot!, made.search!];
+    const exported = await fetch(new URL('/api/voices/export', server.url), {
+      method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ voice_ids: ids }),
+    });
+    assert.equal(exported.status, 200);
+    const zip = Buffer.from(await exported.arrayBuffer());
+    const before = { reference: await readFile(join(server.dataDir, 'voices', ids[0]!, 'reference.wav')), style: await readFile(join(server.dataDir, 'voices', ids[1]!, 'style.f32')) };
+    for (const id of ids) assert.equal((await request(server.url, 'DELETE', `/api/voices/${id}`, { key })).status, 204);
+    const imported = await request(server.url, 'POST', '/api/voices/import', { key, body: zip, headers: { 'content-type': 'application/zip' } });
+    assert.equal(imported.status, 200, imported.text);
+    assert.deepEqual((imported.body as { imported: string[] }).imported, ids);
+    assert.ok((await readFile(join(server.dataDir, 'voices', ids[0]!, 'reference.wav'))).equals(before.reference));
+    assert.ok((await readFile(join(server.dataDir, 'voices', ids[1]!, 'style.f32'))).equals(before.style));
+    for (const id of ids) assert.ok((await generate(id)).samples.length > 0);
   });
 });

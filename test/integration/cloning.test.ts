@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import WebSocket from 'ws';
 import { analyseVoice } from '../../src/audio/analyse/index.js';
 import { decodeToPcm } from '../../src/audio/decode.js';
 import type { Pcm } from '../../src/audio/pcm.js';
@@ -19,7 +20,7 @@ import { postMultipart, request, serverWithAdmin, startTimbre, createKeyWithCli,
  * and designs can be cancelled.
  */
 
-const LIMITS = ['clone:create=1000', 'tts:generate=1000', 'voices:read=1000', 'voices:write=1000', 'audio:process=1000', 'system:read=1000'].flatMap((pair) => ['--rate-limit', pair]);
+const LIMITS = ['clone:create=1000', 'tts:generate=1000', 'voices:read=1000', 'voices:write=1000', 'audio:process=1000', 'system:read=1000', 'ws:connect=1000'].flatMap((pair) => ['--rate-limit', pair]);
 const NEW_TEXT = 'Yesterday we walked to the market and bought fresh bread, apples and a bottle of milk for the children.';
 
 interface Target {
@@ -82,7 +83,18 @@ describe('voice cloning and design over HTTP', () => {
   }
 
   test('a clone from JFK (one uploaded sample) is made with the built-in method and beats its baseline', async () => {
+    const socket = new WebSocket(`${fixture.server.url.replace('http', 'ws')}/ws`, { headers: { 'x-api-key': fixture.admin.key } });
+    const events: { type: string; data: Record<string, unknown> }[] = [];
+    socket.on('message', (raw) => events.push(JSON.parse(String(raw))));
+    await new Promise((resolve) => socket.once('open', resolve));
     const { status, body } = await multipart('/api/clone/create', [{ name: 'jfk.wav', bytes: jfk.bytes }], { name: 'JFK', language: 'en' });
+    // The event left before the answer, but on another connection.
+    for (let waited = 0; waited < 50 && !events.some((event) => event.type === 'job.completed'); waited++) await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.close();
+    const ofClone = events.filter((event) => event.data.kind === 'clone');
+    const stages = new Set(ofClone.filter((event) => event.type === 'job.progress').map((event) => event.data.stage));
+    for (const stage of ['checking samples', 'comparing voices', 'fitting conversion']) assert.ok(stages.has(stage), `progress stages ${[...stages].join(', ')}`);
+    assert.equal(ofClone.find((event) => event.type === 'job.completed')?.data.voice_id, body.voice_id);
     assert.equal(status, 201, JSON.stringify(body));
     assert.equal(body.clone_method, 'timbre_match');
     assert.match(body.method_reason, /zero_shot .*Pocket TTS/);

@@ -76,6 +76,15 @@ describe('voice cloning and design over HTTP', () => {
     return { audio, pcm: await decodeToPcm(audio, 16000) };
   }
 
+  /** Waits until a job of this kind runs. */
+  async function runningJob(kind: string): Promise<{ job_id: string }> {
+    for (;;) {
+      const running = (await call('GET', '/api/queue/status')).body.running.find((job: { kind: string }) => job.kind === kind);
+      if (running) return running;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
   async function recognized(audio: Buffer): Promise<string> {
     const { status, body } = await multipart('/api/transcribe', [{ name: 'clone.wav', bytes: audio }], { language: 'en' });
     assert.equal(status, 200, JSON.stringify(body));
@@ -203,12 +212,7 @@ describe('voice cloning and design over HTTP', () => {
   test('cancelling a running clone ends it as cancelled, and no voice appears', async () => {
     const before = await clones();
     const pending = multipart('/api/clone/create', [{ name: 'lj.wav', bytes: lj.bytes }], { name: 'cancelled' });
-    let running: { job_id: string } | undefined;
-    while (!running) {
-      const status = (await call('GET', '/api/queue/status')).body;
-      running = status.running.find((job: { kind: string }) => job.kind === 'clone');
-      if (!running) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const running = await runningJob('clone');
     const cancelled = await call('POST', '/api/clone/cancel', {});
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
     assert.deepEqual(cancelled.body.cancelled.map((job: { job_id: string }) => job.job_id), [running.job_id]);
@@ -252,7 +256,7 @@ describe('voice cloning and design over HTTP', () => {
     assert.equal(seeded.body.voice.settings.design.seed, 7);
   });
 
-  test('cancelling a queued design ends it as cancelled, and no design appears', async () => {
+  test('cancelling a queued or a running design ends it as cancelled, and no design appears', async () => {
     const designs = async () => (await call('GET', '/api/voices?type=design&limit=500')).body.voices.length;
     const before = await designs();
     // A clone runs first, so the design is still waiting when it is cancelled.
@@ -264,6 +268,14 @@ describe('voice cloning and design over HTTP', () => {
     assert.equal(cancelled.status, 200);
     assert.deepEqual(cancelled.body.cancelled, [{ job_id: design.body.job_id, state: 'cancelled' }]);
     assert.equal((await call('POST', '/api/clone/cancel', { job_id: clone.body.job_id })).status, 200);
+
+    const pending = call('POST', '/api/design/create', { name: 'Stopped', description: 'a young man, fast' });
+    await runningJob('design');
+    const stopped = await call('POST', '/api/design/cancel', {});
+    assert.equal(stopped.status, 200, stopped.text);
+    const answer = await pending;
+    assert.equal(answer.status, 409);
+    assert.equal(answer.body.error.code, 'cancelled');
     assert.equal(await designs(), before);
   });
 });

@@ -1,5 +1,6 @@
 import { LTAS_BAND_CENTRES_HZ, type VoiceAnalysis } from './analyse/index.js';
 import { CONVERSION_LIMITS, type VoiceConversion } from './voice-conversion.js';
+import { roundTo } from '../util/round.js';
 
 /**
  * Fits how a source voice is rendered so that it measures like a target voice. Pitch and speaking
@@ -58,7 +59,7 @@ function formantRatio(from: VoiceAnalysis, to: VoiceAnalysis): number {
  * syllable count of the source's own rendering is more reliable than that of changed renderings.
  */
 export function firstFit(source: VoiceAnalysis, target: VoiceAnalysis, nativePitch: PitchRange | undefined): VoiceFit {
-  const start: VoiceFit = { enginePitch: 1, engineSpeed: round(clamp(ratioOf(target.rate.articulationRate, source.rate.articulationRate) ** SPEED_DAMPING, FITTED_SPEED), 1000), conversion: { semitones: 0, formantScale: 1, tempo: 1, equalizer: [] } };
+  const start: VoiceFit = { enginePitch: 1, engineSpeed: roundTo(clamp(ratioOf(target.rate.articulationRate, source.rate.articulationRate) ** SPEED_DAMPING, FITTED_SPEED), 3), conversion: { semitones: 0, formantScale: 1, tempo: 1, equalizer: [] } };
   const fitted = withPitch(start, ratioOf(target.pitch.medianHz, source.pitch.medianHz), nativePitch);
   return { ...fitted, conversion: { ...fitted.conversion, formantScale: formantStep(1, source, target) } };
 }
@@ -79,20 +80,20 @@ export function nextFit(fit: VoiceFit, current: VoiceAnalysis, target: VoiceAnal
 /** Multiplies the pitch by `ratio`: natively as far as the engine goes, the rest by the conversion. */
 export function withPitch(fit: VoiceFit, ratio: number, nativePitch: PitchRange | undefined): VoiceFit {
   const wanted = fit.enginePitch * 2 ** (fit.conversion.semitones / 12) * ratio;
-  const enginePitch = nativePitch ? round(clamp(wanted, nativePitch), 1000) : 1;
-  const semitones = round(clamp(12 * Math.log2(wanted / enginePitch), CONVERSION_LIMITS.semitones), 100);
+  const enginePitch = nativePitch ? roundTo(clamp(wanted, nativePitch), 3) : 1;
+  const semitones = roundTo(clamp(12 * Math.log2(wanted / enginePitch), CONVERSION_LIMITS.semitones), 2);
   return { ...fit, enginePitch, conversion: { ...fit.conversion, semitones } };
 }
 
 function formantStep(scale: number, current: VoiceAnalysis, target: VoiceAnalysis): number {
-  return round(clamp(scale * formantRatio(current, target) ** FORMANT_DAMPING, FITTED_FORMANT_SCALE), 1000);
+  return roundTo(clamp(scale * formantRatio(current, target) ** FORMANT_DAMPING, FITTED_FORMANT_SCALE), 3);
 }
 
 /** Adds the remaining long-term-spectrum difference, band by band, to the equalizer's gains. */
 function equalizerStep(bands: VoiceConversion['equalizer'], current: VoiceAnalysis, target: VoiceAnalysis, nyquistHz: number): VoiceConversion['equalizer'] {
-  const gains = new Map(bands.map((band) => [round(band.frequency, 10), band.gainDb]));
+  const gains = new Map(bands.map((band) => [roundTo(band.frequency, 1), band.gainDb]));
   LTAS_BAND_CENTRES_HZ.forEach((centre, k) => {
-    const frequency = round(centre, 10);
+    const frequency = roundTo(centre, 1);
     if (frequency >= nyquistHz * 0.9) return;
     const difference = (target.spectrum.ltasDb[k] ?? 0) - (current.spectrum.ltasDb[k] ?? 0);
     if (!Number.isFinite(difference)) return;
@@ -101,11 +102,7 @@ function equalizerStep(bands: VoiceConversion['equalizer'], current: VoiceAnalys
   return [...gains]
     .filter(([, gainDb]) => Math.abs(gainDb) >= MIN_BAND_GAIN_DB)
     .sort(([a], [b]) => a - b)
-    .map(([frequency, gainDb]) => ({ frequency, gainDb: round(gainDb, 10), q: BAND_Q }));
-}
-
-function round(value: number, scale: number): number {
-  return Math.round(value * scale) / scale;
+    .map(([frequency, gainDb]) => ({ frequency, gainDb: roundTo(gainDb, 1), q: BAND_Q }));
 }
 
 /** Half-way back to the voice's own formants and spectrum: for a fit that made the words unclear. */
@@ -114,8 +111,8 @@ export function milderFit(fit: VoiceFit): VoiceFit {
     ...fit,
     conversion: {
       ...fit.conversion,
-      formantScale: round(Math.sqrt(fit.conversion.formantScale), 1000),
-      equalizer: fit.conversion.equalizer.map((band) => ({ ...band, gainDb: round(band.gainDb / 2, 10) })).filter((band) => Math.abs(band.gainDb) >= MIN_BAND_GAIN_DB),
+      formantScale: roundTo(Math.sqrt(fit.conversion.formantScale), 3),
+      equalizer: fit.conversion.equalizer.map((band) => ({ ...band, gainDb: roundTo(band.gainDb / 2, 1) })).filter((band) => Math.abs(band.gainDb) >= MIN_BAND_GAIN_DB),
     },
   };
 }

@@ -10,6 +10,7 @@ import type { EngineHost } from '../engines/host/supervisor.js';
 import type { SpeechRegion } from '../engines/types.js';
 import { ApiError } from '../errors.js';
 import type { SimilarityMeasure } from './voice-similarity.js';
+import { roundTo } from '../util/round.js';
 
 /**
  * Sample intake for voice cloning: every sample is decoded, cut to its speech (Silero VAD when
@@ -77,36 +78,36 @@ export class SampleIntake {
     const sourceSeconds = durationOf(pcm);
     const at = { sample: source.index };
     if (pcm.samples.length === 0 || peakLevelDb(pcm) < SILENCE_DB) {
-      throw new ApiError(422, 'sample_silent', `Sample ${source.index} is silent`, { ...at, duration: round(sourceSeconds) });
+      throw new ApiError(422, 'sample_silent', `Sample ${source.index} is silent`, { ...at, duration: roundTo(sourceSeconds, 2) });
     }
     const speechDetector = (await this.deps.vadInstalled()) ? 'silero-vad' : 'level';
     let regions = await this.speechRegions(pcm, speechDetector, signal);
     const speechSeconds = totalSeconds(regions);
     if (speechSeconds < this.limits.minSpeechSeconds) {
       const code = speechSeconds === 0 ? 'sample_silent' : 'sample_too_short';
-      throw new ApiError(422, code, `Sample ${source.index} holds ${round(speechSeconds)} s of speech; a clone needs at least ${this.limits.minSpeechSeconds} s`, {
-        ...at, speech_seconds: round(speechSeconds), min_speech_seconds: this.limits.minSpeechSeconds,
+      throw new ApiError(422, code, `Sample ${source.index} holds ${roundTo(speechSeconds, 2)} s of speech; a clone needs at least ${this.limits.minSpeechSeconds} s`, {
+        ...at, speech_seconds: roundTo(speechSeconds, 2), min_speech_seconds: this.limits.minSpeechSeconds,
       });
     }
     const warnings: SampleWarning[] = [];
     const snr = estimateSnrDb(pcm);
     if (snr < SNR_REFUSED_DB) {
-      throw new ApiError(422, 'sample_too_noisy', `Sample ${source.index} is mostly noise (signal-to-noise about ${round(snr)} dB)`, { ...at, snr_db: round(snr), min_snr_db: SNR_REFUSED_DB });
+      throw new ApiError(422, 'sample_too_noisy', `Sample ${source.index} is mostly noise (signal-to-noise about ${roundTo(snr, 2)} dB)`, { ...at, snr_db: roundTo(snr, 2), min_snr_db: SNR_REFUSED_DB });
     }
-    if (snr < SNR_WARNING_DB) warnings.push({ code: 'noisy', message: `Background noise is high (signal-to-noise about ${round(snr)} dB)`, ...at, details: { snr_db: round(snr) } });
+    if (snr < SNR_WARNING_DB) warnings.push({ code: 'noisy', message: `Background noise is high (signal-to-noise about ${roundTo(snr, 2)} dB)`, ...at, details: { snr_db: roundTo(snr, 2) } });
     const clipped = clippedFraction(pcm);
     if (clipped > CLIPPING_WARNING) {
-      warnings.push({ code: 'clipping', message: `${round(clipped * 100)} % of the sample is clipped (distorted)`, ...at, details: { clipped_fraction: clipped } });
+      warnings.push({ code: 'clipping', message: `${roundTo(clipped * 100, 2)} % of the sample is clipped (distorted)`, ...at, details: { clipped_fraction: clipped } });
     }
     if (speechSeconds > this.limits.maxSampleSeconds) {
       regions = bestSpeechWindow(regions, this.limits.maxSampleSeconds);
       warnings.push({
         code: 'trimmed_to_window', message: `Only the best ${this.limits.maxSampleSeconds} s of the sample are used`, ...at,
-        details: { speech_seconds: round(speechSeconds), window: { start: round(regions[0]!.start), end: round(regions.at(-1)!.end) } },
+        details: { speech_seconds: roundTo(speechSeconds, 2), window: { start: roundTo(regions[0]!.start, 2), end: roundTo(regions.at(-1)!.end, 2) } },
       });
     }
     const speech = await normalizeLoudness(joinSpeech(pcm, regions), LOUDNESS_LUFS, -2, signal);
-    return { index: source.index, pcm: speech, sourceSeconds, speechSeconds: round(totalSeconds(regions)), transcript: source.transcript?.trim() || null, warnings, speechDetector };
+    return { index: source.index, pcm: speech, sourceSeconds, speechSeconds: roundTo(totalSeconds(regions), 2), transcript: source.transcript?.trim() || null, warnings, speechDetector };
   }
 
   private async decode(source: SampleSource, signal: AbortSignal): Promise<Pcm> {
@@ -143,9 +144,5 @@ export async function checkSingleSpeaker(samples: readonly PreparedSample[], mea
     for (let j = i + 1; j < prints.length; j++) lowest = Math.min(lowest, await measure.similarity(prints[i]!, prints[j]!));
   }
   if (lowest >= floor) return [];
-  return [{ code: 'multiple_speakers', message: 'Parts of the audio sound like different speakers; a clone should hear one voice', details: { lowest_window_similarity: round(lowest), measure: measure.engine } }];
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
+  return [{ code: 'multiple_speakers', message: 'Parts of the audio sound like different speakers; a clone should hear one voice', details: { lowest_window_similarity: roundTo(lowest, 2), measure: measure.engine } }];
 }

@@ -13,6 +13,7 @@ import { searchVoiceSpace } from './clone-voice-search.js';
 import { measureZeroShot, zeroShotReference, type ZeroShotEngine } from './clone-zero-shot.js';
 import { speaksLanguage, type SpeakingVoice } from './speech.js';
 import { styleToBytes, type VoiceRendering } from './voice-rendering.js';
+import { roundTo } from '../util/round.js';
 
 /** Best first. */
 export const CLONE_METHODS = ['zero_shot', 'voice_search', 'timbre_match'] as const;
@@ -139,8 +140,8 @@ function outcome(
     engineVoice: voice.engineVoice,
     rendering,
     files,
-    similarity: score.measured ? round(score.similarity) : null,
-    baseline: nearest ? { voice: nearest.voice.id, similarity: round(nearest.similarity) } : null,
+    similarity: score.measured ? roundTo(score.similarity, 3) : null,
+    baseline: nearest ? { voice: nearest.voice.id, similarity: roundTo(nearest.similarity, 3) } : null,
     startingVoice,
     parameters,
     warnings,
@@ -171,8 +172,4 @@ export function publicConversion(conversion: VoiceConversion) {
     tempo: conversion.tempo,
     equalizer: conversion.equalizer.map((band) => ({ frequency_hz: band.frequency, gain_db: band.gainDb, q: band.q ?? 1 })),
   };
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

@@ -16,9 +16,10 @@ import { buildTarget, probeSentence, type CloneTarget } from './clone-target.js'
 import { saveCustomVoice } from './custom-voices.js';
 import { engineAvailable } from './engine-inventory.js';
 import { cancelOwnJobs } from './job-cancel.js';
-import { jobErrorToApiError } from './job-errors.js';
+import { completedJob } from './job-errors.js';
 import { speaksLanguage, type SpeakingVoice } from './speech.js';
 import { SimilarityMeasure } from './voice-similarity.js';
+import { roundOrNull } from '../util/round.js';
 
 export const CLONE_JOB = 'clone';
 const INTELLIGIBILITY_RECOGNIZER = 'pocketsphinx';
@@ -81,9 +82,7 @@ export class CloneService {
   }
 
   async create(request: CloneRequest, ownerKeyId: string): Promise<{ job: JobRecord; result: Record<string, unknown> }> {
-    const job = this.submit(request, ownerKeyId);
-    const done = await this.deps.queue.wait(job.id);
-    if (done.state !== 'completed') throw jobErrorToApiError(done);
+    const done = await completedJob(this.deps.queue, this.submit(request, ownerKeyId).id);
     return { job: done, result: done.result! };
   }
 
@@ -205,13 +204,12 @@ export function cloneResult(voice: VoiceRecord): Record<string, unknown> {
 
 function targetSummary(target: CloneTarget) {
   const { pitch, formants, spectrum, rate } = target.analysis;
-  const round = (value: number) => (Number.isFinite(value) ? Math.round(value * 100) / 100 : null);
   return {
-    f0_median_hz: round(pitch.medianHz),
-    f0_range_semitones: round(pitch.rangeSemitones),
-    formants_hz: formants.meanHz.map(round),
-    spectral_tilt_db_per_octave: round(spectrum.tiltDbPerOctave),
-    articulation_rate: round(rate.articulationRate),
-    speech_seconds: round(target.analysis.durationSeconds),
+    f0_median_hz: roundOrNull(pitch.medianHz, 2),
+    f0_range_semitones: roundOrNull(pitch.rangeSemitones, 2),
+    formants_hz: formants.meanHz.map((hz) => roundOrNull(hz, 2)),
+    spectral_tilt_db_per_octave: roundOrNull(spectrum.tiltDbPerOctave, 2),
+    articulation_rate: roundOrNull(rate.articulationRate, 2),
+    speech_seconds: roundOrNull(target.analysis.durationSeconds, 2),
   };
 }

@@ -2,6 +2,7 @@ import type { EqualizerBand } from '../audio/effects.js';
 import type { Gender } from '../engines/types.js';
 import { parseVoiceDescription, type DescribedVoice, type UnderstoodWord } from '../text/voice-description.js';
 import { speaksLanguage, type SpeakingVoice } from './speech.js';
+import { roundTo } from '../util/round.js';
 
 /**
  * Voice design, the pure part: a description (plus explicit fields) becomes target attributes, a
@@ -87,7 +88,7 @@ export function designTargets(attributes: DesignAttributes, seed: number | undef
     equalizer.push({ frequency: 3500, gainDb: BRIGHTNESS_DB * attributes.brightness, q: 0.7 });
   }
   if (attributes.energy !== 0) equalizer.push({ frequency: 2000, gainDb: ENERGY_PRESENCE_DB * attributes.energy, q: 1 });
-  return { f0Hz: round(f0Hz), formantScale: round(formantScale), tempo: round(tempo), equalizer };
+  return { f0Hz: roundTo(f0Hz, 3), formantScale: roundTo(formantScale, 3), tempo: roundTo(tempo, 3), equalizer };
 }
 
 /** Without an accent, a bare language is heard in its most widespread region. */
@@ -130,8 +131,4 @@ function mulberry32(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

@@ -14,10 +14,11 @@ import { saveCustomVoice } from './custom-voices.js';
 import { chooseBaseVoice, designAttributes, designTargets, type DesignAttributes, type DesignInput, type DesignTargets } from './design-plan.js';
 import { engineAvailable } from './engine-inventory.js';
 import { cancelOwnJobs } from './job-cancel.js';
-import { jobErrorToApiError } from './job-errors.js';
+import { completedJob } from './job-errors.js';
 import { speaksLanguage, type SpeakingVoice } from './speech.js';
 import { styleToBytes, type VoiceRendering } from './voice-rendering.js';
 import { SimilarityMeasure } from './voice-similarity.js';
+import { roundOrNull } from '../util/round.js';
 
 export const DESIGN_JOB = 'design';
 /**
@@ -56,9 +57,7 @@ export class DesignService {
   }
 
   async create(request: DesignRequest, ownerKeyId: string): Promise<{ job: JobRecord; result: Record<string, unknown> }> {
-    const job = this.submit(request, ownerKeyId);
-    const done = await this.deps.queue.wait(job.id);
-    if (done.state !== 'completed') throw jobErrorToApiError(done);
+    const done = await completedJob(this.deps.queue, this.submit(request, ownerKeyId).id);
     return { job: done, result: done.result! };
   }
 
@@ -104,7 +103,7 @@ export class DesignService {
         blend: partner ? [{ voice: base.id, weight: KOKORO_BLEND[0] }, { voice: partner.id, weight: KOKORO_BLEND[1] }] : null,
         targets: { f0_median_hz: targets.f0Hz, formant_scale: targets.formantScale, tempo: targets.tempo },
       },
-      measured: { f0_median_hz: roundOrNull(analysis.pitch.medianHz), articulation_rate: roundOrNull(analysis.rate.articulationRate), base_f0_median_hz: roundOrNull(baseAnalysis.pitch.medianHz) },
+      measured: { f0_median_hz: roundOrNull(analysis.pitch.medianHz, 2), articulation_rate: roundOrNull(analysis.rate.articulationRate, 2), base_f0_median_hz: roundOrNull(baseAnalysis.pitch.medianHz, 2) },
       parameters: { engine_pitch: enginePitch, engine_speed: engineSpeed, conversion: publicConversion(conversion) },
       rendering,
     });
@@ -136,8 +135,4 @@ export class DesignService {
       license: null, sampleRate: null, categoryId: null, category: null, tags: [], favorite: false, available: true, settings, previewPath: null, createdAt: at, updatedAt: at,
     };
   }
-}
-
-function roundOrNull(value: number): number | null {
-  return Number.isFinite(value) ? Math.round(value * 100) / 100 : null;
 }

@@ -11,7 +11,7 @@ import type { AudioStore } from '../store/audio-store.js';
 import type { TaskRecord, TaskRepository } from '../store/task-repository.js';
 import { checkTextLength } from '../text/limits.js';
 import { normalizeText } from '../text/normalize.js';
-import { jobErrorToApiError } from './job-errors.js';
+import { completedJob } from './job-errors.js';
 import { followTaskJobs } from './task-status.js';
 import { cancelOwnJobs } from './job-cancel.js';
 import { renderingOf, type VoiceRendering } from './voice-rendering.js';
@@ -108,8 +108,7 @@ export class GenerationService {
 
   /** Waits for a submitted task and returns its audio, or throws the job's error. */
   async finish(taskId: string, jobId: string): Promise<{ task: TaskRecord; audio: Buffer; contentType: string }> {
-    const job = await this.deps.queue.wait(jobId);
-    if (job.state !== 'completed') throw jobErrorToApiError(job);
+    await completedJob(this.deps.queue, jobId);
     const task = this.deps.tasks.get(taskId)!;
     return { task, audio: await this.audioOf(task), contentType: CONTENT_TYPES[task.format as AudioFormat] };
   }

@@ -1,5 +1,6 @@
 import { ApiError } from '../errors.js';
 import { engineErrorStatus } from '../http/engine-error-status.js';
+import type { JobQueue } from '../jobs/queue.js';
 import type { JobRecord } from '../jobs/types.js';
 
 /** The error a client gets for a job that did not complete, with the job's own code. */
@@ -8,4 +9,11 @@ export function jobErrorToApiError(job: JobRecord): ApiError {
   const error = job.error ?? { code: 'internal_error', message: 'The job failed', details: {} };
   const status = error.code === 'interrupted' ? 503 : (error.status ?? engineErrorStatus(error.code));
   return new ApiError(status, error.code, error.message, { ...error.details, job_id: job.id, task_id: job.taskId });
+}
+
+/** Waits for a job and answers its record when it completed; otherwise throws its error as the API gives it. */
+export async function completedJob(queue: Pick<JobQueue, 'wait'>, jobId: string): Promise<JobRecord> {
+  const done = await queue.wait(jobId);
+  if (done.state !== 'completed') throw jobErrorToApiError(done);
+  return done;
 }

@@ -3,13 +3,12 @@ import { readFile } from 'node:fs/promises';
 import { CONTENT_TYPES, type AudioFormat } from '../audio/encode.js';
 import { ApiError } from '../errors.js';
 import type { JobQueue } from '../jobs/queue.js';
-import type { JobRecord } from '../jobs/types.js';
 import type { AudioStore } from '../store/audio-store.js';
 import type { ChunkRecord, ChunkRepository, TakeRecord } from '../store/chunk-repository.js';
 import type { TaskRecord, TaskRepository } from '../store/task-repository.js';
 import { checkTextLength } from '../text/limits.js';
 import type { EventBus } from './events.js';
-import { jobErrorToApiError } from './job-errors.js';
+import { completedJob } from './job-errors.js';
 import { LongFormJobs, MERGE_JOB, LONG_FORM_JOB, TAKE_JOB, type MergeRequest } from './long-form-jobs.js';
 import { nearestPreset, planChunks, type ChunkPlan, type SegmentInput } from './long-form-plan.js';
 import type { SpeakingVoice } from './speech.js';
@@ -121,8 +120,7 @@ export class LongFormService {
       });
     }
     const job = this.deps.queue.submit({ kind: MERGE_JOB, ownerKeyId, taskId: task.id, payload: { ...request, taskId: task.id } satisfies MergeRequest });
-    const done: JobRecord = await this.deps.queue.wait(job.id);
-    if (done.state !== 'completed') throw jobErrorToApiError(done);
+    const done = await completedJob(this.deps.queue, job.id);
     const merged = this.deps.tasks.get(task.id)!;
     return { task: merged, audio: await readFile(this.deps.audio.absolute(merged.audioPath!)), contentType: CONTENT_TYPES[request.format] };
   }

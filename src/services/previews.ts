@@ -11,7 +11,7 @@ import type { AudioStore } from '../store/audio-store.js';
 import type { VoiceRecord, VoiceRepository } from '../store/voice-repository.js';
 import { checkTextLength } from '../text/limits.js';
 import { normalizeText } from '../text/normalize.js';
-import { jobErrorToApiError } from './job-errors.js';
+import { completedJob } from './job-errors.js';
 import { assertSpeaks, assertUsable, speakToFile, type SpeakingVoice } from './speech.js';
 import { voiceNotFound } from './voice-archive.js';
 import { renderingOf, type VoiceRendering } from './voice-rendering.js';
@@ -111,8 +111,7 @@ export class PreviewService {
 
     const request: SynthesisRequest = { text: normalizeText(text, language), voice: voice.engineVoice, language };
     const job = this.deps.queue.submit({ kind: PREVIEW_JOB, ownerKeyId, payload: { voiceId: voice.id, engine: voice.engine, request, rendering: renderingOf(voice), stored } satisfies PreviewPayload });
-    const done = await this.deps.queue.wait(job.id);
-    if (done.state !== 'completed') throw jobErrorToApiError(done);
+    const done = await completedJob(this.deps.queue, job.id);
     const audio = await readFile(this.deps.audio.absolute(stored));
     const duration = typeof done.result?.duration === 'number' ? done.result.duration : durationOf(parseWav(audio));
     return { voiceId: voice.id, audio, duration, cached: false, text, language };

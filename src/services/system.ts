@@ -4,6 +4,7 @@ import si from 'systeminformation';
 import { TIMBRE_VERSION } from '../version.js';
 import type { DatabaseInfo } from '../store/database.js';
 import { readGpus, type GpuReport } from './gpu.js';
+import { roundTo } from '../util/round.js';
 
 /**
  * Parts of the status that other services contribute (the job queue, the engine host);
@@ -18,11 +19,6 @@ export interface SystemDeps {
   dataDir: string;
   database: () => DatabaseInfo;
   startedAt: Date;
-}
-
-function round(value: number, digits = 1): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }
 
 export class SystemService {
@@ -43,9 +39,9 @@ export class SystemService {
     const [load, memory, gpu] = await Promise.all([si.currentLoad(), si.mem(), readGpus()]);
     return {
       cpu: {
-        load_percent: round(load.currentLoad),
-        cores: load.cpus.map((core, index) => ({ core: index, load_percent: round(core.load) })),
-        load_average: os.loadavg().map((value) => round(value, 2)),
+        load_percent: roundTo(load.currentLoad, 1),
+        cores: load.cpus.map((core, index) => ({ core: index, load_percent: roundTo(core.load, 1) })),
+        load_average: os.loadavg().map((value) => roundTo(value, 2)),
       },
       memory: { total_bytes: memory.total, used_bytes: memory.active, available_bytes: memory.available },
       gpus: gpu.gpus.map((item) => ({
@@ -83,8 +79,8 @@ export class SystemService {
     return {
       status: 'ok',
       started_at: this.deps.startedAt.toISOString(),
-      uptime_seconds: round(process.uptime(), 0),
-      system_uptime_seconds: round(os.uptime(), 0),
+      uptime_seconds: roundTo(process.uptime(), 0),
+      system_uptime_seconds: roundTo(os.uptime(), 0),
       process: { pid: process.pid, rss_bytes: process.memoryUsage().rss, heap_used_bytes: process.memoryUsage().heapUsed },
       data_dir: { path: this.deps.dataDir, free_bytes: disk.bavail * disk.bsize, total_bytes: disk.blocks * disk.bsize },
       database: this.databaseHealth(),

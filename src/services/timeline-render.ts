@@ -6,7 +6,7 @@ import type { JobQueue } from '../jobs/queue.js';
 import type { JobRunContext } from '../jobs/types.js';
 import type { AudioStore } from '../store/audio-store.js';
 import type { TaskRecord, TaskRepository } from '../store/task-repository.js';
-import { jobErrorToApiError } from './job-errors.js';
+import { completedJob } from './job-errors.js';
 import type { MixInput, PictureInput } from './timeline-types.js';
 
 export const RENDER_JOB = 'render';
@@ -41,8 +41,7 @@ export class TimelineRenderer {
     if (plan.duration <= 0) throw new ApiError(409, 'timeline_empty', 'The timeline has nothing audible to render', { task_id: task.id });
     const job = this.deps.queue.submit({ kind: RENDER_JOB, ownerKeyId, taskId: task.id, payload: { taskId: task.id, ...options, plan } satisfies RenderPayload });
     if (!options.wait) return { job };
-    const done = await this.deps.queue.wait(job.id);
-    if (done.state !== 'completed') throw jobErrorToApiError(done);
+    const done = await completedJob(this.deps.queue, job.id);
     return { job: done, task: this.deps.tasks.get(task.id)! };
   }
 

@@ -6,7 +6,7 @@ import type { EngineCapabilities, SpeechRegion, Transcript, TranscriptSegment } 
 import { ApiError } from '../errors.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { JobRunContext } from '../jobs/types.js';
-import { jobErrorToApiError } from './job-errors.js';
+import { completedJob } from './job-errors.js';
 
 export const TRANSCRIPTION_JOB = 'transcription';
 /** Best first: the neural recognizers when installed, else the built-in one. */
@@ -43,8 +43,7 @@ export class TranscriptionService {
 
   async transcribe(request: TranscriptionRequest, ownerKeyId: string): Promise<TranscriptionResult> {
     const job = this.deps.queue.submit({ kind: TRANSCRIPTION_JOB, ownerKeyId, payload: request });
-    const done = await this.deps.queue.wait(job.id);
-    if (done.state !== 'completed') throw jobErrorToApiError(done);
+    const done = await completedJob(this.deps.queue, job.id);
     return done.result as unknown as TranscriptionResult;
   }
 

@@ -82,7 +82,7 @@ export interface MethodTools extends ProbeTools {
   progress(fraction: number, stage: string): void;
   styleOf(voiceId: string): Promise<Float32Array>;
   /** The words of a sample by the best installed recognizer; null when none handles the language. */
-  transcribe(sample: PreparedSample, language: string): Promise<string | null>;
+  transcribe(sample: PreparedSample): Promise<string | null>;
   /** Word error rate of a rendering of the probe sentence; undefined when no recognizer handles the language. */
   probeWordErrorRate(pcm: Pcm): Promise<number | undefined>;
 }
@@ -97,7 +97,7 @@ export async function runMethod(method: CloneMethod, options: MethodOptions, too
     const result = await measureZeroShot(tools, target, engine, zeroShotReference(target, transcribed), transcribed?.transcript ?? null);
     tools.progress(0.9, 'measuring');
     return outcome(engine, { reference: { file: 'reference.wav', transcript: result.transcript } }, new Map([['reference.wav', encodeWav(result.reference)]]), result, nearest, null, {
-      reference_seconds: Math.round((result.reference.samples.length / result.reference.sampleRate) * 100) / 100,
+      reference_seconds: roundTo(result.reference.samples.length / result.reference.sampleRate, 2),
     });
   }
   if (method === 'voice_search') {
@@ -157,7 +157,7 @@ async function transcribedSample(samples: readonly PreparedSample[], tools: Meth
   const given = longest.find((sample) => sample.transcript);
   if (given) return { pcm: given.pcm, transcript: given.transcript! };
   tools.progress(0.75, 'transcribing the reference');
-  const transcript = await tools.transcribe(longest[0]!, language);
+  const transcript = await tools.transcribe(longest[0]!);
   if (!transcript) {
     throw new ApiError(422, 'transcript_required', 'This zero-shot engine needs the words of a sample: send a transcript (no installed recognizer handles the language)', { language });
   }

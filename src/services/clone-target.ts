@@ -1,6 +1,5 @@
 import type { VoiceAnalysis } from '../audio/analyse/index.js';
 import { concatPcm, durationOf, type Pcm } from '../audio/pcm.js';
-import { convertVoice, type VoiceConversion } from '../audio/voice-conversion.js';
 import type { EngineHost } from '../engines/host/supervisor.js';
 import type { SynthesisRequest, SynthesisResult, VoicePrint } from '../engines/types.js';
 import { EngineError } from '../engines/types.js';
@@ -101,11 +100,11 @@ export interface ProbeTools {
   signal: AbortSignal;
 }
 
-/** Speaks the probe sentence with a voice, with optional reference/style inputs and a conversion after. */
-export async function speakProbe(tools: ProbeTools, voice: Pick<SpeakingVoice, 'engine' | 'engineVoice'>, language: string, extra: Partial<SynthesisRequest> = {}, conversion?: VoiceConversion): Promise<Pcm> {
+/** Speaks the probe sentence with a voice, with optional request inputs (reference, style, pitch, speed). */
+export async function speakProbe(tools: Pick<ProbeTools, 'engines' | 'signal'>, voice: Pick<SpeakingVoice, 'engine' | 'engineVoice'>, language: string, extra: Partial<SynthesisRequest> = {}): Promise<Pcm> {
   const request: SynthesisRequest = { text: normalizeText(probeSentence(language), language), voice: voice.engineVoice, language, ...extra };
   const { pcm } = await tools.engines.call<SynthesisResult>(voice.engine, 'synthesize', [request], { signal: tools.signal });
-  return conversion ? convertVoice(pcm, conversion, tools.signal) : pcm;
+  return pcm;
 }
 
 /** How alike a probe is to the target: both prints, 0 when the probe cannot be printed. */

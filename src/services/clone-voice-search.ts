@@ -1,5 +1,6 @@
 import type { CloneTarget, ProbeTools, ScoredVoice } from './clone-target.js';
 import { scoreProbe, speakProbe } from './clone-target.js';
+import { mixStyles } from './voice-rendering.js';
 
 /**
  * `voice_search`: a search in Kokoro's voice space. The presets nearest to the target are blended
@@ -44,7 +45,7 @@ export async function searchVoiceSpace(
     const used = weights.slice(0, voices.length);
     const total = used.reduce((sum, weight) => sum + weight, 0);
     const blend = used.map((weight, i) => ({ voice: voices[i]!.voice.id, weight: weight / total })).filter((part) => part.weight > 0);
-    const style = mix(styles, used.map((weight) => weight / total));
+    const style = mixStyles(styles, used.map((weight) => weight / total));
     const probe = await speakProbe(tools, base.voice, target.language, { style, speed });
     const score = await scoreProbe(tools, target, probe);
     onStep(++done / budget);
@@ -62,15 +63,4 @@ export async function searchVoiceSpace(
     if (result.fitSimilarity > best.fitSimilarity) best = result;
   }
   return best;
-}
-
-/** Weighted sum of equally long style vectors. */
-function mix(styles: readonly Float32Array[], weights: readonly number[]): Float32Array {
-  const out = new Float32Array(styles[0]!.length);
-  styles.forEach((style, k) => {
-    const weight = weights[k] ?? 0;
-    if (weight === 0) return;
-    for (let i = 0; i < out.length; i++) out[i]! += weight * style[i]!;
-  });
-  return out;
 }

@@ -17,14 +17,14 @@ import { saveCustomVoice } from './custom-voices.js';
 import { engineAvailable } from './engine-inventory.js';
 import { cancelOwnJobs } from './job-cancel.js';
 import { completedJob } from './job-errors.js';
-import { speaksLanguage, type SpeakingVoice } from './speech.js';
+import type { SpeakingVoice } from './speech.js';
+import { installedRecognizers, recognizerFor } from './transcription.js';
 import { SimilarityMeasure } from './voice-similarity.js';
 import { roundOrNull } from '../util/round.js';
 
 export const CLONE_JOB = 'clone';
+/** PocketSphinx, always installed, judges intelligibility: the same yardstick on every machine. */
 const INTELLIGIBILITY_RECOGNIZER = 'pocketsphinx';
-/** Recognizers asked for a missing transcript, best first. */
-const RECOGNIZERS = ['whisper', 'moonshine', 'pocketsphinx'];
 
 export interface CloneRequest {
   name: string;
@@ -124,8 +124,7 @@ export class CloneService {
         engines: this.deps.engines, measure, signal: context.signal,
         progress: (fraction: number, stage: string) => context.progress(fraction, stage),
         styleOf: (voiceId: string) => this.deps.engines.call<Float32Array>('kokoro', 'voiceVector', [voiceId], { signal: context.signal }),
-        transcribe: (sample: PreparedSample, language: string) => this.transcribe(sample, language, context.signal),
-        probeWordErrorRate: (pcm: Pcm) => this.probeWordErrorRate(pcm, request.language, context.signal),
+        ...this.recognition(request.language, context.signal),
       };
       const fitted = await runMethod(method, options, tools, target, samples);
       context.progress(0.95, 'saving');
@@ -134,6 +133,30 @@ export class CloneService {
     } finally {
       await this.discardUploads(request.uploadId);
     }
+  }
+
+  /**
+   * Recognition a method may need: a sample's words (ZipVoice) and how intelligible a fit stays
+   * (timbre_match). Which recognizers are installed is asked once, and only when first needed.
+   */
+  private recognition(language: string, signal: AbortSignal) {
+    const once = (among?: readonly string[]) => {
+      let found: Promise<EngineCapabilities | undefined> | undefined;
+      return () => (found ??= installedRecognizers(this.deps.engines, this.deps.modelsDir, among).then((installed) => recognizerFor(installed, language)));
+    };
+    const best = once();
+    const judge = once([INTELLIGIBILITY_RECOGNIZER]);
+    const recognize = async (engine: string, pcm: Pcm) => (await this.deps.engines.call<Transcript>(engine, 'recognize', [{ pcm, language }], { signal })).text.trim();
+    return {
+      transcribe: async (sample: PreparedSample) => {
+        const recognizer = await best();
+        return recognizer ? (await recognize(recognizer.engine, sample.pcm)) || null : null;
+      },
+      probeWordErrorRate: async (pcm: Pcm) => {
+        const recognizer = await judge();
+        return recognizer ? wordErrorRate(probeSentence(language), await recognize(recognizer.engine, pcm)) : undefined;
+      },
+    };
   }
 
   private async save(request: CloneRequest, samples: PreparedSample[], target: CloneTarget, fitted: MethodOutcome, about: { method: CloneMethod; reason: string; measure: string; warnings: unknown[] }, signal: AbortSignal): Promise<VoiceRecord> {
@@ -169,23 +192,6 @@ export class CloneService {
     return record;
   }
 
-  /** PocketSphinx, always installed, judges intelligibility: the same yardstick on every machine. */
-  private async probeWordErrorRate(pcm: Pcm, language: string, signal: AbortSignal): Promise<number | undefined> {
-    if (!(await engineAvailable(this.deps.modelsDir, INTELLIGIBILITY_RECOGNIZER))) return undefined;
-    const capabilities = await this.deps.engines.call<EngineCapabilities>(INTELLIGIBILITY_RECOGNIZER, 'capabilities', []);
-    if (!capabilities.languages.some((tag) => speaksLanguage({ language: tag, languages: [] }, language))) return undefined;
-    const transcript = await this.deps.engines.call<Transcript>(INTELLIGIBILITY_RECOGNIZER, 'recognize', [{ pcm, language }], { signal });
-    return wordErrorRate(probeSentence(language), transcript.text);
-  }
-
-  private async transcribe(sample: PreparedSample, language: string, signal: AbortSignal): Promise<string | null> {
-    for (const engine of RECOGNIZERS) {
-      if (!(await engineAvailable(this.deps.modelsDir, engine))) continue;
-      const transcript = await this.deps.engines.call<Transcript>(engine, 'recognize', [{ pcm: sample.pcm, language }], { signal }).catch(() => undefined);
-      if (transcript?.text.trim()) return transcript.text.trim();
-    }
-    return null;
-  }
 }
 
 /** What the job's result (and the create response) say about the new clone. */

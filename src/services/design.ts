@@ -16,8 +16,8 @@ import { engineAvailable } from './engine-inventory.js';
 import { cancelOwnJobs } from './job-cancel.js';
 import { completedJob } from './job-errors.js';
 import { speaksLanguage, type SpeakingVoice } from './speech.js';
-import { styleToBytes, type VoiceRendering } from './voice-rendering.js';
-import { SimilarityMeasure } from './voice-similarity.js';
+import { mixStyles, styleToBytes, type VoiceRendering } from './voice-rendering.js';
+import { analyseSpeech } from './voice-similarity.js';
 import { roundOrNull } from '../util/round.js';
 
 export const DESIGN_JOB = 'design';
@@ -70,13 +70,12 @@ export class DesignService {
     const targets = designTargets(attributes, request.seed);
     context.progress(0.1, 'choosing a base voice');
     const { base, partner } = await this.baseVoices(attributes, request);
-    const measure = await SimilarityMeasure.best(this.deps.engines, this.deps.modelsDir, context.signal);
-    const tools = { engines: this.deps.engines, measure, signal: context.signal };
+    const tools = { engines: this.deps.engines, signal: context.signal };
     const style = partner ? await this.blend(base, partner, context.signal) : undefined;
     const range = (await this.deps.engines.call<EngineCapabilities>(base.engine, 'capabilities', [], { signal: context.signal })).pitch;
     const render = async (fit: VoiceFit) => {
       const spoken = await speakProbe(tools, base, request.language, { ...(style ? { style } : {}), pitch: fit.enginePitch, speed: fit.engineSpeed });
-      return (await measure.describe(await convertVoice(spoken, fit.conversion, context.signal))).analysis;
+      return analyseSpeech(this.deps.engines, await convertVoice(spoken, fit.conversion, context.signal), context.signal);
     };
     let fit: VoiceFit = {
       enginePitch: 1,
@@ -123,8 +122,8 @@ export class DesignService {
   }
 
   private async blend(base: SpeakingVoice, partner: SpeakingVoice, signal: AbortSignal): Promise<Float32Array> {
-    const [a, b] = await Promise.all([base, partner].map((voice) => this.deps.engines.call<Float32Array>('kokoro', 'voiceVector', [voice.engineVoice], { signal })));
-    return a!.map((value, i) => KOKORO_BLEND[0]! * value + KOKORO_BLEND[1]! * b![i]!);
+    const styles = await Promise.all([base, partner].map((voice) => this.deps.engines.call<Float32Array>('kokoro', 'voiceVector', [voice.engineVoice], { signal })));
+    return mixStyles(styles, KOKORO_BLEND);
   }
 
   private record(request: DesignRequest, attributes: DesignAttributes, base: SpeakingVoice, settings: Record<string, unknown>): VoiceRecord {

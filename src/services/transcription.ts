@@ -67,13 +67,8 @@ export class TranscriptionService {
   }
 
   private async chooseRecognizer(language: string | undefined): Promise<EngineCapabilities> {
-    const installed: EngineCapabilities[] = [];
-    for (const id of RECOGNIZERS) {
-      if (!(await this.available(id))) continue;
-      installed.push(await this.deps.engines.call<EngineCapabilities>(id, 'capabilities', []));
-    }
-    const primary = language?.toLowerCase().split('-')[0];
-    const able = installed.find((capabilities) => !primary || capabilities.languages.some((tag) => tag.toLowerCase().split('-')[0] === primary));
+    const installed = await installedRecognizers(this.deps.engines, this.deps.modelsDir);
+    const able = recognizerFor(installed, language);
     if (!able) {
       throw new ApiError(422, 'language_not_supported', `No installed recognizer handles ${language}`, {
         language,
@@ -94,6 +89,21 @@ export class TranscriptionService {
   private recognize(engine: string, pcm: Pcm, language: string | undefined, context: JobRunContext): Promise<Transcript> {
     return this.deps.engines.call<Transcript>(engine, 'recognize', [{ pcm, language }], { signal: context.signal });
   }
+}
+
+/** The installed recognizers (of `among`), best first. */
+export async function installedRecognizers(engines: EngineHost, modelsDir: string, among: readonly string[] = RECOGNIZERS): Promise<EngineCapabilities[]> {
+  const installed: EngineCapabilities[] = [];
+  for (const id of among) {
+    if (await engineAvailable(modelsDir, id)) installed.push(await engines.call<EngineCapabilities>(id, 'capabilities', []));
+  }
+  return installed;
+}
+
+/** The first recognizer that handles the language (any, when the language is to be detected). */
+export function recognizerFor(installed: readonly EngineCapabilities[], language: string | undefined): EngineCapabilities | undefined {
+  const primary = language?.toLowerCase().split('-')[0];
+  return installed.find((capabilities) => !primary || capabilities.languages.some((tag) => tag.toLowerCase().split('-')[0] === primary));
 }
 
 function slice(pcm: Pcm, region: SpeechRegion): Pcm {

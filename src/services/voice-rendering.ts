@@ -68,6 +68,17 @@ async function withRendering(files: VoiceFiles, request: SynthesisRequest, rende
   return full;
 }
 
+/** Weighted sum of equally long style vectors (a Kokoro blend). */
+export function mixStyles(styles: readonly Float32Array[], weights: readonly number[]): Float32Array {
+  const out = new Float32Array(styles[0]!.length);
+  styles.forEach((style, k) => {
+    const weight = weights[k] ?? 0;
+    if (weight === 0) return;
+    for (let i = 0; i < out.length; i++) out[i]! += weight * style[i]!;
+  });
+  return out;
+}
+
 /** A style vector file is raw little-endian float32. */
 export function styleFromBytes(bytes: Buffer): Float32Array {
   return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length - (bytes.length % 4)));

@@ -42,7 +42,7 @@ export class SimilarityMeasure {
 
   /** Acoustic analysis and print together; the acoustic print comes from the same analysis. */
   async describe(pcm: Pcm): Promise<{ analysis: VoiceAnalysis; print: VoicePrint | undefined }> {
-    const analysis = await this.engines.call<VoiceAnalysis>('acoustic-voiceprint', 'analyse', [pcm], { signal: this.signal });
+    const analysis = await analyseSpeech(this.engines, pcm, this.signal);
     if (this.engine !== 'acoustic-voiceprint') return { analysis, print: await this.tryPrint(pcm) };
     try {
       return { analysis, print: printOfAnalysis(analysis) };
@@ -56,6 +56,11 @@ function unprintable(error: unknown): undefined {
   const code = (error as { code?: string }).code;
   if (code === 'no_voiced_speech' || code === 'audio_too_short') return undefined;
   throw error;
+}
+
+/** Pitch, formants, spectrum and rate of a recording, measured in the engine host. */
+export function analyseSpeech(engines: EngineHost, pcm: Pcm, signal?: AbortSignal): Promise<VoiceAnalysis> {
+  return engines.call<VoiceAnalysis>('acoustic-voiceprint', 'analyse', [pcm], { signal });
 }
 
 /** The element-wise mean of prints of one method: several samples of one speaker become one print. */

@@ -6,12 +6,12 @@ import { CLONE_METHODS } from '../../services/clone-methods.js';
 import { sampleSources, type ClipRegion, type CloneShape } from '../../services/clone-requests.js';
 import type { CloneService } from '../../services/cloning.js';
 import { DescriptionSchema, VoiceNameSchema } from '../../services/voice-archive-format.js';
-import { publicVoice, type VoiceService } from '../../services/voices.js';
+import type { VoiceService } from '../../services/voices.js';
 import { callerOf } from '../auth.js';
 import { multipartAsBody } from '../multipart-body.js';
 import { withErrors } from '../schemas.js';
 import type { UploadedFile } from '../uploads.js';
-import { CancelBodySchema, CancelledSchema, CreationAcceptedSchema, LanguageField, presentCancelled } from './creation-schemas.js';
+import { CancelBodySchema, CancelledSchema, CreationAcceptedSchema, LanguageField, presentCancelled, sendAccepted, sendCreated } from './creation-schemas.js';
 
 const MethodSchema = Type.Union(CLONE_METHODS.map((method) => Type.Literal(method)), { description: 'Force a method; best available when absent (422 clone_method_unavailable when it cannot run here)' });
 const AssetIdSchema = Type.String({ minLength: 1, maxLength: 64, description: 'An audio asset of the caller (an upload or a downloaded video’s audio)' });
@@ -108,13 +108,8 @@ export const cloneRoutes: FastifyPluginAsyncTypebox<{ cloning: CloneService; ass
     const request_ = { name: body.name, language: body.language ?? 'en', description: body.description ?? undefined, gender: body.gender, method: body.method, samples, uploadId: upload.uploadId };
     // From here the job owns the upload folder.
     uploads.delete(request);
-    if (body.async) {
-      const job = cloning.submit(request_, keyId);
-      return reply.code(202).send({ job_id: job.id, status: job.state });
-    }
-    const { job, result } = await cloning.create(request_, keyId);
-    const voice = await voices.get(String(result.voice_id));
-    return reply.code(201).send({ ...result, job_id: job.id, voice: publicVoice(voice) });
+    if (body.async) return sendAccepted(reply, cloning.submit(request_, keyId));
+    return sendCreated(reply, await cloning.create(request_, keyId), voices);
   };
 
   // Whatever did not reach a job (a refused request) is removed before the error is answered.

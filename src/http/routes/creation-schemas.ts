@@ -1,7 +1,9 @@
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { JobRecord } from '../../jobs/types.js';
+import { publicVoice, type VoiceService } from '../../services/voices.js';
 
-/** What clone and design creation share: the language field, the 202 answer, and cancellation. */
+/** What clone and design creation share: the language field, the 201 and 202 answers, and cancellation. */
 
 export const LanguageField = Type.Optional(
   Type.String({ minLength: 2, maxLength: 35, pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'BCP-47 language the voice speaks; en when absent' }),
@@ -18,6 +20,17 @@ export const CancelBodySchema = Type.Object(
 );
 
 export const CancelledSchema = Type.Object({ cancelled: Type.Array(Type.Object({ job_id: Type.String(), state: Type.String() })) });
+
+/** 202: the job is queued; its events on /ws, ending with the result, tell the rest. */
+export function sendAccepted(reply: FastifyReply, job: JobRecord) {
+  return reply.code(202).send({ job_id: job.id, status: job.state });
+}
+
+/** 201: the job's result with the new voice as GET /api/voices/{id} shows it. */
+export async function sendCreated(reply: FastifyReply, created: { job: JobRecord; result: Record<string, unknown> }, voices: VoiceService) {
+  const voice = await voices.get(String(created.result.voice_id));
+  return reply.code(201).send({ ...created.result, job_id: created.job.id, voice: publicVoice(voice) });
+}
 
 export function presentCancelled(jobs: JobRecord[]) {
   return { cancelled: jobs.map((job) => ({ job_id: job.id, state: job.state })) };

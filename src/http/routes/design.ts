@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import type { DesignService } from '../../services/design.js';
 import { VoiceNameSchema } from '../../services/voice-archive-format.js';
-import { publicVoice, type VoiceService } from '../../services/voices.js';
+import type { VoiceService } from '../../services/voices.js';
 import { callerOf } from '../auth.js';
 import { withErrors } from '../schemas.js';
-import { CancelBodySchema, CancelledSchema, CreationAcceptedSchema, LanguageField, presentCancelled } from './creation-schemas.js';
+import { CancelBodySchema, CancelledSchema, CreationAcceptedSchema, LanguageField, presentCancelled, sendAccepted, sendCreated } from './creation-schemas.js';
 
 const Steps = (what: string) => Type.Optional(Type.Number({ minimum: -2, maximum: 2, description: `${what}: −2 … +2 steps from normal; overrides the description` }));
 
@@ -51,15 +51,8 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ design: DesignService; vo
       const { async: early, language, ...input } = request.body;
       const designRequest = { ...input, language: language ?? 'en' };
       const keyId = callerOf(request).keyId;
-      if (early) {
-        const job = design.submit(designRequest, keyId);
-        return reply.code(202).send({ job_id: job.id, status: job.state });
-      }
-      const { job, result } = await design.create(designRequest, keyId);
-      const voice = await voices.get(String(result.voice_id));
-      // The job's result is stored as JSON; its shape is the run's return value.
-      const created = result as Omit<Static<typeof DesignCreatedSchema>, 'job_id' | 'voice'>;
-      return reply.code(201).send({ ...created, job_id: job.id, voice: publicVoice(voice) });
+      if (early) return sendAccepted(reply, design.submit(designRequest, keyId));
+      return sendCreated(reply, await design.create(designRequest, keyId), voices);
     },
   });
 

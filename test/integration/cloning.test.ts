@@ -197,6 +197,27 @@ describe('voice cloning and design over HTTP', () => {
     assert.deepEqual(await folderNames(join(fixture.server.dataDir, 'clone-uploads')), []);
   });
 
+  test('malformed clone and design requests get clear errors and leave no upload', async () => {
+    const short = await cut(jfk.bytes, 0, 4);
+    const cases: [Promise<{ status: number; body: any }>, number, string][] = [
+      [call('POST', '/api/clone/create', { name: 'nothing' }), 400, 'sample_missing'],
+      [multipart('/api/clone/create', [{ name: 'a.wav', bytes: short }, { name: 'b.wav', bytes: short }], { name: 'two' }), 400, 'too_many_samples'],
+      [multipart('/api/clone/create-multi', [{ name: 'a.wav', bytes: short }], { name: 'words', transcripts: JSON.stringify(['one', 'two']) }), 400, 'too_many_transcripts'],
+      [multipart('/api/clone/create-clips', [{ name: 'a.wav', bytes: short }], { name: 'clip', regions: JSON.stringify([{ clip: 3, start: 0, end: 1 }]) }), 422, 'region_invalid'],
+      [multipart('/api/clone/create-clips', [{ name: 'a.wav', bytes: short }], { name: 'clip', regions: 'not json' }), 400, 'invalid_request'],
+      [multipart('/api/clone/create', [{ name: 'a.wav', bytes: short }], { name: 'forced', method: 'voice_search' }), 422, 'clone_method_unavailable'],
+      [call('POST', '/api/clone/cancel', { job_id: 'job_nothing' }), 404, 'job_not_found'],
+      [call('POST', '/api/design/create', { name: 'no words' }), 400, 'invalid_request'],
+      [call('POST', '/api/design/create', { name: 'too high', description: 'a voice', pitch: 5 }), 400, 'invalid_request'],
+    ];
+    for (const [pending, status, code] of cases) {
+      const { status: got, body } = await pending;
+      assert.equal(got, status, JSON.stringify(body));
+      assert.equal(body.error.code, code, JSON.stringify(body));
+    }
+    assert.deepEqual(await folderNames(join(fixture.server.dataDir, 'clone-uploads')), []);
+  });
+
   test('create-clips refuses a region past its clip’s end, naming the region', async () => {
     const { status, body } = await multipart('/api/clone/create-clips', [{ name: 'jfk.wav', bytes: jfk.bytes }], {
       name: 'clips', regions: JSON.stringify([{ clip: 0, start: 0, end: 5 }, { clip: 0, start: 5, end: 30 }]),

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { runChecked } from '../util/run.js';
+import { diskIsFull, insufficientStorage } from '../storage-full.js';
+import { ProgramError, runChecked } from '../util/run.js';
 import { QUIET, runWithPcmInput } from './decode.js';
 import { resample } from './effects.js';
 import type { Pcm } from './pcm.js';
@@ -112,7 +113,8 @@ export async function encodeFile(inputPath: string, outputPath: string, format: 
 
 /**
  * Runs `write` against a temporary file next to `outputPath`, then renames it into place (atomic
- * on one file system). On any failure, abort included, the temporary file is removed.
+ * on one file system). On any failure, abort included, the temporary file is removed. A program
+ * (ffmpeg) that failed while the disk had no room left failed for that reason: `insufficient_storage`.
  */
 export async function writeAtomically(outputPath: string, write: (tempPath: string) => Promise<unknown>): Promise<void> {
   const tempPath = join(dirname(outputPath), `.${basename(outputPath)}.${randomUUID()}.tmp`);
@@ -120,7 +122,9 @@ export async function writeAtomically(outputPath: string, write: (tempPath: stri
     await write(tempPath);
     await rename(tempPath, outputPath);
   } catch (error) {
+    // Measured before the partial file goes, which frees the space it took.
+    const outOfSpace = error instanceof ProgramError && (await diskIsFull(dirname(outputPath)));
     await rm(tempPath, { force: true });
-    throw error;
+    throw outOfSpace ? insufficientStorage() : error;
   }
 }

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, SETTINGS } from '../config.js';
 import { ApiError } from '../errors.js';
+import { isStorageFull } from '../storage-full.js';
 import { keysCommand } from './keys.js';
 import { modelsCommand } from './models.js';
 import { serveCommand } from './serve.js';
@@ -72,7 +73,7 @@ main(process.argv.slice(2)).then(
     if (code !== undefined) process.exitCode = code;
   },
   (error: unknown) => {
-    const known = error instanceof ApiError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const known = error instanceof ApiError || error instanceof ConfigError || isStorageFull(error) || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.stderr.write(`timbre: ${known ? (error as Error).message : (error as Error).stack}\n`);
     process.exitCode = known ? 2 : 1;
   },

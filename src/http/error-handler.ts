@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EngineError } from '../engines/types.js';
 import { ApiError, envelope } from '../errors.js';
+import { insufficientStorage, isStorageFull } from '../storage-full.js';
 import { engineErrorStatus } from './engine-error-status.js';
 import type { RouteTable } from './route-table.js';
 
@@ -32,6 +33,7 @@ function fieldProblems(error: FastifyError): FieldProblem[] {
 
 export function toApiError(error: FastifyError | ApiError | Error): ApiError {
   if (error instanceof ApiError) return error;
+  if (isStorageFull(error)) return insufficientStorage();
   if (error instanceof EngineError) return new ApiError(engineErrorStatus(error.code), error.code, error.message, error.details);
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EngineError } from '../engines/types.js';
 import { ApiError } from '../errors.js';
 import type { Audience, EventBus } from '../services/events.js';
+import { insufficientStorage, isStorageFull } from '../storage-full.js';
 import type { JobError, JobRecord, SubmitJob } from './types.js';
 
 export const now = () => new Date().toISOString();
@@ -25,9 +26,13 @@ export function newJobRecord(input: SubmitJob): JobRecord {
   };
 }
 
-/** ApiError and EngineError keep their code; anything else is a bug, reported as internal_error. */
+/**
+ * ApiError and EngineError keep their code; a full disk (SQLite or the file system) is
+ * `insufficient_storage` (507); anything else is a bug, reported as internal_error.
+ */
 export function toJobError(error: unknown): JobError {
   if (error instanceof ApiError) return { code: error.code, message: error.message, details: error.details, status: error.statusCode };
+  if (isStorageFull(error)) return toJobError(insufficientStorage());
   if (error instanceof EngineError) return { code: error.code, message: error.message, details: error.details };
   return { code: 'internal_error', message: error instanceof Error ? error.message : String(error), details: {} };
 }

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { probeAudio } from '../audio/probe.js';
 import { ApiError } from '../errors.js';
+import { diskIsFull, insufficientStorage } from '../storage-full.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { JobRecord, JobRunContext } from '../jobs/types.js';
 import { presentAsset, type AssetService } from './assets.js';
@@ -121,7 +122,7 @@ export class DownloadService {
       // The guard's refusal is the real cause of whatever yt-dlp reported about it.
       const refusal = proxy.refusal();
       if (refusal) throw refusal;
-      if (outcome.code !== 0 || !file) throw classifyFailure(outcome.log, { maxSeconds, maxBytes });
+      if (outcome.code !== 0 || !file) throw (await diskIsFull(dir)) ? insufficientStorage() : classifyFailure(outcome.log, { maxSeconds, maxBytes });
       await checkLimits(file, this.deps, context.signal);
       return file;
     } finally {

@@ -143,7 +143,9 @@ export class GenerationService {
   private async runSynthesis(payload: SynthesisPayload, context: JobRunContext): Promise<Record<string, unknown>> {
     const stored = this.deps.audio.pathFor(`${payload.taskId}.${FILE_EXTENSIONS[payload.format]}`);
     const spoken = await speakToFile(this.deps, { ...payload, stored }, context);
-    this.deps.tasks.update(payload.taskId, { audioPath: stored, duration: spoken.duration, timings: spoken.timings, sampleRate: spoken.sampleRate }, new Date().toISOString());
+    await this.deps.audio.record(stored, () =>
+      this.deps.tasks.update(payload.taskId, { audioPath: stored, duration: spoken.duration, timings: spoken.timings, sampleRate: spoken.sampleRate }, new Date().toISOString()),
+    );
     return { task_id: payload.taskId, audio_url: `/api/tasks/${payload.taskId}/audio`, duration: spoken.duration };
   }
 

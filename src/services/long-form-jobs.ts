@@ -76,13 +76,17 @@ export class LongFormJobs {
     const stored = this.deps.audio.pathFor(`${request.taskId}_merged.${FILE_EXTENSIONS[request.format]}`);
     await this.deps.audio.write(stored, audio);
     const previous = this.deps.tasks.get(request.taskId)?.audioPath;
-    if (previous && previous !== stored) await this.deps.audio.remove(previous);
     const duration = durationOf(merged.pcm);
     const sentences = merged.placements.map((placement) => ({ ...placement, text: pieces[placement.index]!.text }));
-    this.deps.tasks.update(
-      request.taskId,
-      { audioPath: stored, duration, format: request.format, sampleRate: encodedRate(request.format, merged.pcm.sampleRate), timings: { sentences } },
-      new Date().toISOString(),
+    await this.deps.audio.record(
+      stored,
+      () =>
+        this.deps.tasks.update(
+          request.taskId,
+          { audioPath: stored, duration, format: request.format, sampleRate: encodedRate(request.format, merged.pcm.sampleRate), timings: { sentences } },
+          new Date().toISOString(),
+        ),
+      previous,
     );
     return { task_id: request.taskId, audio_url: `/api/tasks/${request.taskId}/audio`, duration };
   }

@@ -129,7 +129,7 @@ export class PreviewService {
 
   private async runPreview(payload: PreviewPayload, context: JobRunContext): Promise<Record<string, unknown>> {
     const spoken = await speakToFile(this.deps, { engine: payload.engine, request: payload.request, rendering: payload.rendering, format: 'wav', stored: payload.stored }, context);
-    const recorded = this.deps.voices.setPreview(payload.voiceId, payload.stored);
+    const recorded = await this.deps.audio.record(payload.stored, () => this.deps.voices.setPreview(payload.voiceId, payload.stored));
     if (!recorded) {
       // The voice was deleted while its preview rendered.
       await this.deps.audio.remove(payload.stored);

@@ -68,8 +68,7 @@ export class TimelineRenderer {
   private async record(taskId: string, stored: string, format: string, duration: number, sampleRate: number): Promise<Record<string, unknown>> {
     // The render becomes the task's file; an earlier merge or render of another format goes.
     const previous = this.deps.tasks.get(taskId)?.audioPath;
-    if (previous && previous !== stored) await this.deps.audio.remove(previous);
-    this.deps.tasks.update(taskId, { audioPath: stored, format, duration, sampleRate }, new Date().toISOString());
+    await this.deps.audio.record(stored, () => this.deps.tasks.update(taskId, { audioPath: stored, format, duration, sampleRate }, new Date().toISOString()), previous);
     return { task_id: taskId, audio_url: `/api/tasks/${taskId}/audio`, duration, format };
   }
 }

@@ -112,8 +112,9 @@ export class TimelineService {
       return { media, ...placed };
     } catch (error) {
       if (media) {
-        this.deps.timelines.deleteMedia(media.id);
+        // The file first: on a full disk deleting the row can fail too, and the file must not stay.
         await rm(this.mediaPath(media), { force: true });
+        this.deps.timelines.deleteMedia(media.id);
       }
       throw error;
     } finally {

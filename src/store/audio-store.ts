@@ -32,6 +32,24 @@ export class AudioStore {
     await writeAtomically(this.absolute(stored), (temp) => writeFile(temp, bytes));
   }
 
+  /**
+   * Records a file just written (`write`: its database row), then removes the file it replaces.
+   * When recording fails (a full disk) the new file goes instead, unless it overwrote the one
+   * recorded before: no file is left that nothing points at, and none is lost that something does.
+   */
+  async record<T>(stored: string, write: () => T, replaces?: string | null): Promise<T> {
+    let recorded: T;
+    try {
+      recorded = write();
+    } catch (error) {
+      if (stored !== replaces) await this.remove(stored).catch(() => undefined);
+      throw error;
+    }
+    // Only space once the row points at the new file.
+    if (replaces && replaces !== stored) await this.remove(replaces).catch(() => undefined);
+    return recorded;
+  }
+
   async remove(stored: string): Promise<void> {
     await rm(this.absolute(stored), { force: true });
   }

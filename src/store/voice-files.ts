@@ -31,14 +31,22 @@ export class VoiceFiles {
     return readFile(this.path(voiceId, file));
   }
 
-  /** A staging folder beside the voices, so moving it into place is one rename on the same disk. */
+  /**
+   * A staging folder beside the voices, so moving it into place is one rename on the same disk.
+   * A write that fails (a full disk) takes the folder with it.
+   */
   async stage(voiceId: string, files: ReadonlyMap<string, Uint8Array>): Promise<string> {
     const staging = join(this.dataDir, 'voices', `.staging-${voiceId}`);
     await rm(staging, { recursive: true, force: true });
-    await mkdir(staging, { recursive: true });
-    for (const [name, bytes] of files) {
-      if (!VOICE_FILE.test(name)) throw new Error(`not a voice file name: ${name}`);
-      await writeFile(join(staging, name), bytes);
+    try {
+      await mkdir(staging, { recursive: true });
+      for (const [name, bytes] of files) {
+        if (!VOICE_FILE.test(name)) throw new Error(`not a voice file name: ${name}`);
+        await writeFile(join(staging, name), bytes);
+      }
+    } catch (error) {
+      await this.discard(staging);
+      throw error;
     }
     return staging;
   }

@@ -1,21 +1,46 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { isStorageFull } from '../storage-full.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
 
 export const DATABASE_FILE = 'timbre.db';
 
-/** Opens (creating if needed) the database in the data directory and brings its schema up to date. */
+/**
+ * Opens (creating if needed) the database in the data directory and brings its schema up to date.
+ *
+ * On a full disk a WAL database whose last user closed it cleanly cannot be opened the usual way:
+ * SQLite must create its shared-memory index (`timbre.db-shm`) and finds no room. It is then
+ * opened in exclusive locking mode, where SQLite keeps that index in memory: reads work, writes
+ * fail as the disk is full, and other processes (the `timbre keys` commands) cannot use the
+ * database until this connection closes.
+ */
 export function openDatabase(dataDir: string): Db {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    return open(dataDir, 'normal');
+  } catch (error) {
+    if (!isStorageFull(error)) throw error;
+    return open(dataDir, 'exclusive');
+  }
+}
+
+function open(dataDir: string, locking: 'normal' | 'exclusive'): Db {
   const db = new Database(join(dataDir, DATABASE_FILE));
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
-  return db;
+  try {
+    // Before the first read: only then does SQLite keep the WAL index out of shared memory.
+    if (locking === 'exclusive') db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }
 
 export function schemaVersion(db: Db): number {

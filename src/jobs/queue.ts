@@ -39,7 +39,9 @@ type Outcome = { result: Record<string, unknown> } | { error: unknown };
 /**
  * The one compute queue: every synthesis, clone, design, transcription and render runs here, first
  * in first out, at most `concurrency` at a time. Every state change is written to SQLite and
- * published to the job's owner (or to everyone for jobs without an owner).
+ * published to the job's owner (or to everyone for jobs without an owner). Only `submit` can fail
+ * for a full disk; later saves are kept in memory and retried until they land (JobRepository.save),
+ * so jobs, their waiters and their events move on regardless.
  */
 export class JobQueue {
   private readonly runners = new Map<string, JobRunner>();

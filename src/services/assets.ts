@@ -5,6 +5,8 @@ import { extname, join, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { probeAudio, type AudioInfo } from '../audio/probe.js';
 import { ApiError } from '../errors.js';
+import type { Log } from '../log.js';
+import { bestEffort } from '../storage-full.js';
 import { moveFile } from '../util/move-file.js';
 import type { AssetOrigin, AssetRecord, AssetRepository } from '../store/asset-repository.js';
 
@@ -62,9 +64,11 @@ export class AssetService {
   private readonly dataDir: string;
   private readonly retentionDays: number;
   private readonly root: string;
+  private readonly log: Log;
 
-  constructor(options: { assets: AssetRepository; dataDir: string; retentionDays: number }) {
+  constructor(options: { assets: AssetRepository; dataDir: string; retentionDays: number; log: Log }) {
     this.assets = options.assets;
+    this.log = options.log;
     this.dataDir = resolve(options.dataDir);
     this.retentionDays = options.retentionDays;
     this.root = uploadTempDir(this.dataDir);
@@ -106,11 +110,11 @@ export class AssetService {
     }
   }
 
-  /** The caller's asset, marked as used now (which postpones its expiry). */
+  /** The caller's asset, marked as used now (which postpones its expiry; a full disk skips that, not the read). */
   get(id: string, ownerKeyId: string): AssetRecord {
     const asset = this.owned(id, ownerKeyId);
     const now = new Date().toISOString();
-    this.assets.touch(id, now);
+    bestEffort(this.log, `last use of asset ${id}`, () => this.assets.touch(id, now));
     return { ...asset, lastUsedAt: now };
   }
 

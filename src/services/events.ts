@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { Log } from '../log.js';
 
 /**
  * Who may see an event: the key that owns the work, every connected client, or only the
@@ -21,9 +22,15 @@ export interface EventMessage {
 
 export type EventListener = (event: ServiceEvent, message: EventMessage) => void;
 
-/** In-process publish/subscribe between services and the WebSocket endpoint. */
+/**
+ * In-process publish/subscribe between services and the WebSocket endpoint. Publishers are the
+ * queue and services in the middle of their work, so a listener that throws is logged and the
+ * others still hear the event: a failing listener never fails the publisher.
+ */
 export class EventBus {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
+
+  constructor(private readonly log: Log) {}
 
   publish(event: ServiceEvent): void {
     const message: EventMessage = { type: event.type, data: event.data, ts: new Date().toISOString() };
@@ -31,8 +38,15 @@ export class EventBus {
   }
 
   subscribe(listener: EventListener): () => void {
-    this.emitter.on('event', listener);
-    return () => this.emitter.off('event', listener);
+    const isolated: EventListener = (event, message) => {
+      try {
+        listener(event, message);
+      } catch (error) {
+        this.log.error({ err: error, event: event.type }, 'an event listener failed');
+      }
+    };
+    this.emitter.on('event', isolated);
+    return () => this.emitter.off('event', isolated);
   }
 }
 

@@ -4,6 +4,8 @@ import { EngineHost } from '../engines/host/supervisor.js';
 import { ApiKeyRepository } from '../store/api-key-repository.js';
 import { CategoryRepository } from '../store/category-repository.js';
 import { describeDatabase, openDatabase, type Db } from '../store/database.js';
+import { KeptWrites } from '../store/kept-writes.js';
+import { createLog } from '../log.js';
 import { VoiceRepository } from '../store/voice-repository.js';
 import { engineInventory } from './engine-inventory.js';
 import { EventBus } from './events.js';
@@ -56,9 +58,11 @@ export interface Services {
 
 /** The composition root: opens the store and wires every service to its repositories. */
 export function createServices(config: Config): Services {
+  const log = createLog(config.logLevel);
   const db = openDatabase(config.dataDir);
-  const events = new EventBus();
-  const keys = new KeyService(new ApiKeyRepository(db), events);
+  const kept = new KeptWrites(log);
+  const events = new EventBus(log);
+  const keys = new KeyService(new ApiKeyRepository(db), events, log);
   const system = new SystemService({ dataDir: config.dataDir, database: () => describeDatabase(db), startedAt: new Date() });
   // Host processes start with the first engine job, so the CLI and an idle service pay nothing.
   const engines = new EngineHost({
@@ -70,6 +74,12 @@ export function createServices(config: Config): Services {
     cancelGraceMs: 2000,
   });
   system.registerStatusSection('engine_host', () => engines.status());
+  system.registerStatusSection('storage', () => ({
+    // Writes waiting in memory for the data disk to have room again (job ends, task states).
+    pending_writes: kept.size,
+    // `exclusive` after a start on a full disk: the `timbre keys` commands wait until the next start.
+    database_locking: db.pragma('locking_mode', { simple: true }),
+  }));
   system.registerInventory(() => engineInventory(config.modelsDir));
   // Presets are read from the engines on the first voice request, then at most every 5 minutes.
   const voiceRepository = new VoiceRepository(db);
@@ -81,14 +91,16 @@ export function createServices(config: Config): Services {
     dataDir: config.dataDir,
     presets: enginePresets(engines, config.modelsDir),
     refreshMs: 5 * 60 * 1000,
+    log,
   });
-  const queue = new JobQueue({ jobs: new JobRepository(db), events, concurrency: config.queueConcurrency, maxQueued: config.queueMaxQueued });
+  const queue = new JobQueue({ jobs: new JobRepository(db, kept), events, concurrency: config.queueConcurrency, maxQueued: config.queueMaxQueued });
   system.registerStatusSection('queue', () => {
     const { concurrency, running, queued } = queue.status();
     return { concurrency, running: running.length, queued: queued.length };
   });
   const voiceFiles = new VoiceFiles(config.dataDir);
-  const tasks = new TaskRepository(db);
+  const tasks = new TaskRepository(db, kept);
+  const chunks = new ChunkRepository(db, kept);
   const findVoice = (id: string) => voices.get(id);
   const presets = () => allPresets(voices);
   const generation = new GenerationService({ engines, voiceFiles, queue, events, tasks, audio, findVoice, maxTextChars: config.maxTextChars });
@@ -98,13 +110,13 @@ export function createServices(config: Config): Services {
     queue,
     events,
     tasks,
-    chunks: new ChunkRepository(db),
+    chunks,
     audio,
     findVoice,
     presets,
     maxTextChars: config.maxTextChars,
   });
-  const assets = new AssetService({ assets: new AssetRepository(db), dataDir: config.dataDir, retentionDays: config.assetRetentionDays });
+  const assets = new AssetService({ assets: new AssetRepository(db), dataDir: config.dataDir, retentionDays: config.assetRetentionDays, log });
   const downloads = new DownloadService({
     queue,
     assets,
@@ -114,7 +126,7 @@ export function createServices(config: Config): Services {
     tempRoot: join(config.dataDir, 'downloads'),
   });
   const transcription = new TranscriptionService({ engines, queue, modelsDir: config.modelsDir });
-  const timeline = new TimelineService({ timelines: new TimelineRepository(db), chunks: new ChunkRepository(db), audio, assets, dataDir: config.dataDir });
+  const timeline = new TimelineService({ timelines: new TimelineRepository(db), chunks, audio, assets, dataDir: config.dataDir });
   const renderer = new TimelineRenderer({ queue, tasks, audio });
   const previews = new PreviewService({ engines, voiceFiles, queue, audio, voices: voiceRepository, findVoice });
   const cloning = new CloneService({
@@ -124,6 +136,8 @@ export function createServices(config: Config): Services {
   const design = new DesignService({ engines, queue, voices: voiceRepository, voiceFiles, modelsDir: config.modelsDir, presets });
   // Expired assets go at start and then daily; unref'd so the timer never keeps the process alive.
   let assetSweep: NodeJS.Timeout | undefined;
+  // Expired assets free space, but deleting their rows needs some: a sweep on a full disk waits for the next.
+  const sweepAssets = () => assets.sweepExpired().catch((error: unknown) => log.warn({ err: error }, 'the asset sweep failed'));
   return {
     db,
     events,
@@ -145,9 +159,9 @@ export function createServices(config: Config): Services {
     audio,
     recover: async () => {
       await audio.sweepPartialFiles();
-      await assets.sweepExpired();
+      await sweepAssets();
       await voiceFiles.sweepStaging();
-      assetSweep = setInterval(() => void assets.sweepExpired().catch(() => undefined), 24 * 60 * 60 * 1000).unref();
+      assetSweep = setInterval(() => void sweepAssets(), 24 * 60 * 60 * 1000).unref();
       queue.recover();
       await cloning.sweepUploads();
     },
@@ -155,6 +169,7 @@ export function createServices(config: Config): Services {
       clearInterval(assetSweep);
       await queue.close();
       await engines.close();
+      kept.close();
       db.close();
     },
   };

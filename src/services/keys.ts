@@ -1,5 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors.js';
+import type { Log } from '../log.js';
+import { bestEffort } from '../storage-full.js';
 import type { ApiKeyRecord, ApiKeyRepository } from '../store/api-key-repository.js';
 import { ALL_SCOPES, SCOPE_DEFAULT_LIMITS, type RateLimits, type Scope } from './scopes.js';
 import type { EventBus } from './events.js';
@@ -10,6 +12,11 @@ const SECRET_BYTES = 32;
 const KEY_PATTERN = /^tmb_[A-Za-z0-9_-]{43,}$/;
 /** Characters of the key kept in clear, enough to recognise it in a list. */
 const PREFIX_LENGTH = 12;
+/**
+ * `last_used_at` is written at most this often per key: it tells whether and when a key is in use,
+ * to the minute, without making every request, reads included, a write that a full disk would fail.
+ */
+const LAST_USED_WRITE_MS = 60_000;
 
 export interface CreateKeyInput {
   name: string;
@@ -53,9 +60,13 @@ export function isWellFormedKey(secret: string): boolean {
  * revocation and deletion. The caller is `undefined` for the local CLI, which acts as owner.
  */
 export class KeyService {
+  /** When this process last tried to write each key's `last_used_at`, written or not. */
+  private readonly lastUseWrites = new Map<string, number>();
+
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly events: EventBus,
+    private readonly log: Log,
   ) {}
 
   create(input: CreateKeyInput, caller?: ApiKeyRecord): CreatedKey {
@@ -84,9 +95,7 @@ export class KeyService {
     if (record.revokedAt) {
       throw new ApiError(401, 'key_revoked', 'The API key has been revoked', { key_id: record.keyId, revoked_at: record.revokedAt });
     }
-    const usedAt = now();
-    this.keys.markUsed(record.keyId, usedAt);
-    return { ...record, lastUsedAt: usedAt };
+    return { ...record, lastUsedAt: this.noteUse(record) };
   }
 
   list(): ApiKeyRecord[] {
@@ -134,6 +143,18 @@ export class KeyService {
     };
     this.keys.insert(record);
     return { record, secret };
+  }
+
+  /** Records a use of the key at most once a minute, best-effort; answers the time of this use. */
+  private noteUse(record: ApiKeyRecord): string {
+    const at = Date.now();
+    const lastWrite = this.lastUseWrites.get(record.keyId) ?? Number.NEGATIVE_INFINITY;
+    const usedAt = new Date(at).toISOString();
+    if (at - lastWrite >= LAST_USED_WRITE_MS) {
+      this.lastUseWrites.set(record.keyId, at);
+      bestEffort(this.log, `last use of key ${record.keyId}`, () => this.keys.markUsed(record.keyId, usedAt));
+    }
+    return usedAt;
   }
 
   private findBySecret(secret: string): ApiKeyRecord | undefined {

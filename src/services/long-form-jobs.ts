@@ -6,6 +6,7 @@ import { parseWav } from '../audio/wav.js';
 import { EngineError } from '../engines/types.js';
 import { toJobError } from '../jobs/records.js';
 import type { JobRunContext } from '../jobs/types.js';
+import { isStorageFull } from '../storage-full.js';
 import type { ChunkRecord, TakeRecord } from '../store/chunk-repository.js';
 import { normalizeText } from '../text/normalize.js';
 import type { LongFormDeps } from './long-form.js';
@@ -91,24 +92,29 @@ export class LongFormJobs {
     return { task_id: request.taskId, audio_url: `/api/tasks/${request.taskId}/audio`, duration };
   }
 
-  /** Speaks one take into its own file; false when it failed (recorded on the take). */
+  /**
+   * Speaks one take into its own file; false when it failed (recorded on the take). A full disk
+   * throws instead: every later chunk would fail alike, so the job fails as a whole.
+   */
   private async speak(take: TakeRecord, speed: number | undefined, context: JobRunContext, span: { from: number; to: number; extra: Record<string, unknown> }): Promise<boolean> {
     const { taskId, index } = take;
-    this.deps.chunks.updateTake(taskId, index, take.take, { state: 'running' });
+    const stored = this.deps.audio.pathFor(`${taskId}_${index}_${take.take}.wav`);
     try {
+      this.deps.chunks.updateTake(taskId, index, take.take, { state: 'running' });
       const speaker = await this.deps.findVoice(take.route.startsWith(PREFIX) ? take.route.slice(PREFIX.length) : take.voiceId);
-      const stored = this.deps.audio.pathFor(`${taskId}_${index}_${take.take}.wav`);
       const request = { text: normalizeText(take.text, take.language), voice: speaker.engineVoice, language: take.language, speed, seed: take.seed ?? undefined };
       const spoken = await speakToFile(this.deps, { engine: speaker.engine, request, rendering: renderingOf(speaker), format: 'wav', stored }, context, span);
-      this.deps.chunks.updateTake(taskId, index, take.take, { state: 'completed', duration: spoken.duration, audioPath: stored });
+      await this.deps.audio.record(stored, () => this.deps.chunks.updateTake(taskId, index, take.take, { state: 'completed', duration: spoken.duration, audioPath: stored }));
       context.progress(span.to, 'chunk_completed', { ...span.extra, audio_url: chunkUrl(taskId, index), duration: spoken.duration });
       return true;
     } catch (error) {
+      // Written eventually: the take has ended whether or not the disk has room to record it.
       if (context.signal.aborted) {
-        this.deps.chunks.updateTake(taskId, index, take.take, { state: 'cancelled' });
+        this.deps.chunks.updateTakeEventually(taskId, index, take.take, { state: 'cancelled' });
         throw error;
       }
-      this.deps.chunks.updateTake(taskId, index, take.take, { state: 'failed', error: toJobError(error) });
+      this.deps.chunks.updateTakeEventually(taskId, index, take.take, { state: 'failed', error: toJobError(error) });
+      if (isStorageFull(error)) throw error;
       return false;
     }
   }

@@ -12,7 +12,8 @@ const STATUS_BY_EVENT: Record<string, TaskRecord['status']> = {
 /**
  * Keeps a task's status in step with the job that produces it (jobs of `kinds` only: a later
  * regeneration or merge of the same task does not change what the task is). A cancelled or failed
- * task keeps no audio.
+ * task keeps no audio. The status is written eventually: the job has ended whether or not the disk
+ * has room to record it, and the task says so meanwhile.
  */
 export function followTaskJobs(events: EventBus, tasks: TaskRepository, audio: AudioStore, kinds: readonly string[]): void {
   events.subscribe((event) => {
@@ -22,11 +23,9 @@ export function followTaskJobs(events: EventBus, tasks: TaskRepository, audio: A
     const task = tasks.get(taskId);
     if (!task) return;
     const error = (event.data.error as TaskRecord['error']) ?? null;
-    const now = new Date().toISOString();
-    tasks.update(taskId, { status, ...(error ? { error } : {}) }, now);
-    if ((status === 'cancelled' || status === 'failed') && task.audioPath) {
-      void audio.remove(task.audioPath);
-      tasks.update(taskId, { audioPath: null, duration: null }, now);
-    }
+    const droppedAudio = status === 'cancelled' || status === 'failed' ? task.audioPath : null;
+    tasks.updateEventually(taskId, { status, ...(error ? { error } : {}), ...(droppedAudio ? { audioPath: null, duration: null } : {}) }, new Date().toISOString());
+    // After the row: a file that cannot be removed is only space, never a task pointing at nothing.
+    if (droppedAudio) void audio.remove(droppedAudio).catch(() => undefined);
   });
 }

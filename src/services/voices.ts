@@ -4,6 +4,8 @@ import type { EngineHost } from '../engines/host/supervisor.js';
 import { engineDescriptors } from '../engines/registry.js';
 import type { VoiceInfo } from '../engines/types.js';
 import { ApiError } from '../errors.js';
+import type { Log } from '../log.js';
+import { bestEffort } from '../storage-full.js';
 import type { AudioStore } from '../store/audio-store.js';
 import type { CategoryRecord, CategoryRepository } from '../store/category-repository.js';
 import { voiceFolder, type VoiceFilter, type VoiceRecord, type VoiceRepository, type VoiceSampleRecord } from '../store/voice-repository.js';
@@ -33,6 +35,7 @@ export interface VoiceServiceOptions {
   audio: Pick<AudioStore, 'remove'>;
   /** The engines are asked again for their voices at most this often. */
   refreshMs: number;
+  log: Log;
 }
 
 /** Fields an engine owns on a preset; the user may change only favorite, category and tags. */
@@ -150,7 +153,8 @@ export class VoiceService {
     this.refreshing ??= this.options
       .presets()
       .then(({ voices, failedEngines }) => {
-        this.syncPresets(voices, failedEngines);
+        // A listing must not fail because the mirror cannot be written (a full disk): it shows the presets last stored.
+        bestEffort(this.options.log, 'preset voices', () => this.syncPresets(voices, failedEngines));
         this.refreshedAt = Date.now();
       })
       .finally(() => (this.refreshing = undefined));

@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import type { KeptChannel, KeptWrites } from './kept-writes.js';
 
 export type TakeState = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
 
@@ -79,8 +80,23 @@ function takeFromRow(row: TakeRow): TakeRecord {
 
 export type TakeChanges = Partial<Pick<TakeRecord, 'state' | 'duration' | 'audioPath' | 'error'>>;
 
+function takeKey(taskId: string, index: number, take: number): string {
+  return `${taskId}/${index}/${take}`;
+}
+
 export class ChunkRepository {
-  constructor(private readonly db: Db) {}
+  /** Take changes written while the disk was full, until SQLite takes them. */
+  private readonly unsaved: KeptChannel<{ taskId: string; index: number; take: number; changes: TakeChanges }>;
+
+  constructor(
+    private readonly db: Db,
+    kept: KeptWrites,
+  ) {
+    this.unsaved = kept.channel('chunk take', {
+      write: (_, { taskId, index, take, changes }) => this.updateTake(taskId, index, take, changes),
+      merge: (older, newer) => ({ ...newer, changes: { ...older.changes, ...newer.changes } }),
+    });
+  }
 
   /** Inserts the chunks of a task with their first take, in one transaction. */
   insertChunks(chunks: Omit<ChunkRecord, 'takes' | 'selectedTake'>[], firstTakes: TakeRecord[]): void {
@@ -104,7 +120,11 @@ export class ChunkRepository {
 
   listForTask(taskId: string): ChunkRecord[] {
     const chunks = this.db.prepare('SELECT * FROM chunks WHERE task_id = ? ORDER BY idx').all(taskId) as ChunkRow[];
-    const takes = (this.db.prepare('SELECT * FROM chunk_takes WHERE task_id = ? ORDER BY idx, take').all(taskId) as TakeRow[]).map(takeFromRow);
+    const takes = (this.db.prepare('SELECT * FROM chunk_takes WHERE task_id = ? ORDER BY idx, take').all(taskId) as TakeRow[]).map((row) => {
+      const take = takeFromRow(row);
+      const unsaved = this.unsaved.kept(takeKey(take.taskId, take.index, take.take));
+      return unsaved ? { ...take, ...unsaved.changes } : take;
+    });
     return chunks.map((row) => ({
       taskId: row.task_id,
       index: row.idx,
@@ -129,6 +149,14 @@ export class ChunkRepository {
     const assignments = entries.map(([key]) => `${columns[key]} = @${key}`).join(', ');
     const values = Object.fromEntries(entries.map(([key, value]) => [key, key === 'error' && value ? JSON.stringify(value) : value]));
     this.db.prepare(`UPDATE chunk_takes SET ${assignments} WHERE task_id = @taskId AND idx = @index AND take = @take`).run({ ...values, taskId, index, take });
+  }
+
+  /**
+   * `updateTake` for a take's outcome, recorded by a job outside any request: while the disk is
+   * full it is kept, read back by `listForTask`, and written once space returns; never throws.
+   */
+  updateTakeEventually(taskId: string, index: number, take: number, changes: TakeChanges): void {
+    this.unsaved.write(takeKey(taskId, index, take), { taskId, index, take, changes });
   }
 
   selectTake(taskId: string, index: number, take: number): void {

@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import type { KeptChannel, KeptWrites } from './kept-writes.js';
 import type { JobError, JobRecord, JobState } from '../jobs/types.js';
 
 interface JobRow {
@@ -54,7 +55,15 @@ function mutableColumns(record: JobRecord) {
 }
 
 export class JobRepository {
-  constructor(private readonly db: Db) {}
+  /** States saved while the disk was full, until SQLite takes them. */
+  private readonly unsaved: KeptChannel<JobRecord>;
+
+  constructor(
+    private readonly db: Db,
+    kept: KeptWrites,
+  ) {
+    this.unsaved = kept.channel('job', { write: (_, record) => this.update(record), merge: (_, newer) => newer });
+  }
 
   insert(record: JobRecord): void {
     this.db
@@ -73,8 +82,16 @@ export class JobRepository {
       });
   }
 
-  /** Writes the record's state, progress, outcome and timestamps (the rest never changes). */
+  /**
+   * Writes the record's state, progress, outcome and timestamps (the rest never changes). The queue
+   * saves outside any request, so a full disk does not fail this: the record is kept, read back by
+   * `findById` and `listByState`, and written once space returns.
+   */
   save(record: JobRecord): void {
+    this.unsaved.write(record.id, { ...record });
+  }
+
+  private update(record: JobRecord): void {
     this.db
       .prepare(
         `UPDATE jobs SET state = @state, progress = @progress, stage = @stage, result = @result, error = @error,
@@ -86,13 +103,13 @@ export class JobRepository {
 
   findById(id: string): JobRecord | undefined {
     const row = this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
-    return row && fromRow(row);
+    return row && this.withUnsaved(fromRow(row));
   }
 
   /** Jobs in a state, oldest first; rowid breaks ties between jobs created in the same millisecond. */
   listByState(state: JobState): JobRecord[] {
     const rows = this.db.prepare('SELECT * FROM jobs WHERE state = ? ORDER BY created_at, rowid').all(state) as JobRow[];
-    return rows.map(fromRow);
+    return rows.map((row) => this.withUnsaved(fromRow(row))).filter((record) => record.state === state);
   }
 
   /** Mean run time in seconds of the last `sampleSize` completed jobs of a kind, or null without any. */
@@ -106,5 +123,10 @@ export class JobRepository {
       )
       .get(kind, sampleSize) as { mean: number | null };
     return row.mean;
+  }
+
+  private withUnsaved(record: JobRecord): JobRecord {
+    const unsaved = this.unsaved.kept(record.id);
+    return unsaved ? { ...unsaved } : record;
   }
 }

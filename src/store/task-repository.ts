@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import type { KeptChannel, KeptWrites } from './kept-writes.js';
 
 export type TaskStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
@@ -64,8 +65,24 @@ function fromRow(row: TaskRow): TaskRecord {
 
 export type TaskChanges = Partial<Pick<TaskRecord, 'status' | 'duration' | 'audioPath' | 'timings' | 'error' | 'jobId' | 'sampleRate' | 'format'>>;
 
+/** Changes written while the disk was full, until SQLite takes them. */
+interface UnsavedChanges {
+  changes: TaskChanges;
+  at: string;
+}
+
 export class TaskRepository {
-  constructor(private readonly db: Db) {}
+  private readonly unsaved: KeptChannel<UnsavedChanges>;
+
+  constructor(
+    private readonly db: Db,
+    kept: KeptWrites,
+  ) {
+    this.unsaved = kept.channel('task', {
+      write: (id, { changes, at }) => this.update(id, changes, at),
+      merge: (older, newer) => ({ changes: { ...older.changes, ...newer.changes }, at: newer.at }),
+    });
+  }
 
   insert(task: TaskRecord): void {
     this.db
@@ -78,7 +95,17 @@ export class TaskRepository {
 
   get(id: string): TaskRecord | undefined {
     const row = this.db.prepare('SELECT * FROM tasks WHERE id = ?').get(id) as TaskRow | undefined;
-    return row && fromRow(row);
+    if (!row) return undefined;
+    const unsaved = this.unsaved.kept(id);
+    return unsaved ? { ...fromRow(row), ...unsaved.changes, updatedAt: unsaved.at } : fromRow(row);
+  }
+
+  /**
+   * `update` for changes no request waits on (a task following its job): while the disk is full
+   * they are kept, read back by `get`, and written once space returns; never throws.
+   */
+  updateEventually(id: string, changes: TaskChanges, at: string): void {
+    this.unsaved.write(id, { changes, at });
   }
 
   update(id: string, changes: TaskChanges, at: string): void {

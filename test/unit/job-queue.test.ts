@@ -8,6 +8,8 @@ import type { JobRecord, JobRunContext } from '../../src/jobs/types.js';
 import { EventBus, type ServiceEvent } from '../../src/services/events.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
 import { JobRepository } from '../../src/store/job-repository.js';
+import { KeptWrites } from '../../src/store/kept-writes.js';
+import { createLog } from '../../src/log.js';
 import { removeDir, tempDir } from '../helpers/timbre.js';
 
 interface Deferred<T> {
@@ -89,8 +91,8 @@ describe('JobQueue', () => {
   beforeEach(async () => {
     dir = await tempDir();
     db = openDatabase(dir);
-    jobs = new JobRepository(db);
-    events = new EventBus();
+    jobs = new JobRepository(db, new KeptWrites(createLog('silent')));
+    events = new EventBus(createLog('silent'));
     seen = [];
     events.subscribe((event) => seen.push(event));
     gate = new Gate();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, beforeEach, describe, test } from 'node:test';
 import { ApiError } from '../../src/errors.js';
 import { EventBus } from '../../src/services/events.js';
+import { createLog } from '../../src/log.js';
 import { KeyService } from '../../src/services/keys.js';
 import { ApiKeyRepository } from '../../src/store/api-key-repository.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
@@ -25,7 +26,7 @@ describe('KeyService', () => {
   beforeEach(async () => {
     dir = await tempDir();
     db = openDatabase(dir);
-    keys = new KeyService(new ApiKeyRepository(db), new EventBus());
+    keys = new KeyService(new ApiKeyRepository(db), new EventBus(createLog('silent')), createLog('silent'));
   });
   after(async () => {
     db.close();

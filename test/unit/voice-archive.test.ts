@@ -13,6 +13,7 @@ import { VoiceRepository, type VoiceRecord, type VoiceSampleRecord } from '../..
 import type { VoiceInfo } from '../../src/engines/types.js';
 import { removeDir, tempDir } from '../helpers/timbre.js';
 import { AudioStore } from '../../src/store/audio-store.js';
+import { createLog } from '../../src/log.js';
 
 const wav = (seconds: number, sampleRate = 16000) =>
   encodeWav({ samples: Float32Array.from({ length: Math.round(seconds * sampleRate) }, (_, i) => Math.sin(i / 10) * 0.5), sampleRate });
@@ -150,7 +151,7 @@ describe('preset sync', () => {
     try {
       const repository = new VoiceRepository(db);
       const installed = [preset('a', 'one'), preset('b', 'two'), preset('c', 'three')];
-      const service = new VoiceService({ voices: repository, categories: new CategoryRepository(db), dataDir, presets: async () => ({ voices: installed, failedEngines: [] }), refreshMs: 60_000, audio: new AudioStore(dataDir) });
+      const service = new VoiceService({ voices: repository, categories: new CategoryRepository(db), dataDir, presets: async () => ({ voices: installed, failedEngines: [] }), refreshMs: 60_000, audio: new AudioStore(dataDir), log: createLog('silent') });
       await service.update('a:one', { tags: ['kept'], favorite: true });
       service.syncPresets([{ ...preset('a', 'one'), name: 'Renamed by the engine' }], ['c']);
       const one = repository.findById('a:one')!;

@@ -45,6 +45,7 @@ type Outcome = { result: Record<string, unknown> } | { error: unknown };
  */
 export class JobQueue {
   private readonly runners = new Map<string, JobRunner>();
+  private readonly resumable = new Set<string>();
   private readonly queued: JobRecord[] = [];
   private readonly running = new Map<string, RunningJob>();
   private readonly waiters = new Map<string, ((record: JobRecord) => void)[]>();
@@ -57,9 +58,14 @@ export class JobQueue {
     }
   }
 
-  register(kind: string, runner: JobRunner): void {
+  /**
+   * `resumable`: a run cut short by a stop of the service may simply run again, because the runner
+   * keeps what it finished (a long-form job skips its spoken chunks); `recover` requeues such jobs.
+   */
+  register(kind: string, runner: JobRunner, options: { resumable?: boolean } = {}): void {
     if (this.runners.has(kind)) throw new Error(`A runner for job kind ${kind} is already registered`);
     this.runners.set(kind, runner);
+    if (options.resumable) this.resumable.add(kind);
   }
 
   /** Queues a job; it starts on a later tick, so the record returned is always `queued`. */
@@ -119,6 +125,11 @@ export class JobQueue {
     );
   }
 
+  /** The queued and running jobs of a task. */
+  activeForTask(taskId: string): JobRecord[] {
+    return [...this.running.values()].map((job) => job.record).concat(this.queued).filter((record) => record.taskId === taskId).map((record) => ({ ...record }));
+  }
+
   runningFor(ownerKeyId: string, kinds?: string[]): JobRecord[] {
     return [...this.running.values()]
       .map((job) => job.record)
@@ -128,8 +139,9 @@ export class JobQueue {
 
   /**
    * Call once at start, after every runner is registered. Restart policy:
-   * - a job that was `running` fails with `interrupted`: its engine call died with the process
-   *   and a half-done run cannot be resumed;
+   * - a job that was `running` runs again if its kind is resumable (it goes back to the queue, in
+   *   its original order); otherwise it fails with `interrupted`: its engine call died with the
+   *   process and a half-done run cannot be resumed;
    * - a job that was `queued` runs again, in its original order: it never started, its payload
    *   is in SQLite, and its owner may still be waiting for it (task status, WebSocket). Only a
    *   queued job of a kind no runner handles any more fails with `interrupted` instead.
@@ -137,13 +149,15 @@ export class JobQueue {
   recover(): { requeued: number; interrupted: number } {
     let requeued = 0;
     let interrupted = 0;
-    for (const record of this.options.jobs.listByState('running')) {
-      if (this.activeRecord(record.id)) continue;
+    const stopped = this.options.jobs.listByState('running').filter((record) => !this.activeRecord(record.id));
+    const waiting = this.options.jobs.listByState('queued').filter((record) => !this.activeRecord(record.id));
+    for (const record of stopped.filter((job) => !this.resumable.has(job.kind))) {
       this.interrupt(record, 'The service stopped while the job was running');
       interrupted += 1;
     }
-    for (const record of this.options.jobs.listByState('queued')) {
-      if (this.activeRecord(record.id)) continue;
+    const resumed = stopped.filter((job) => this.resumable.has(job.kind)).map((record) => ({ ...record, state: 'queued' as const, progress: 0, stage: null }));
+    for (const record of resumed) this.options.jobs.save(record);
+    for (const record of [...resumed, ...waiting].sort((a, b) => a.createdAt.localeCompare(b.createdAt))) {
       if (this.runners.has(record.kind)) {
         this.enqueue(record);
         requeued += 1;
@@ -156,9 +170,10 @@ export class JobQueue {
   }
 
   /**
-   * Aborts the running jobs and resolves once they have ended `cancelled`; starts nothing more.
-   * Queued jobs stay queued in SQLite and run after the next start (recover), so `wait` on one of
-   * them does not settle in this process.
+   * Aborts the running jobs and resolves once they have stopped; starts nothing more. A stopped job
+   * of a resumable kind goes back to `queued` (it goes on after the next start, like a job that
+   * never started); any other ends `cancelled`. Queued jobs stay queued in SQLite and run after the
+   * next start (recover), so `wait` on one of them does not settle in this process.
    */
   async close(): Promise<void> {
     this.closed = true;
@@ -209,12 +224,13 @@ export class JobQueue {
     record.state = 'running';
     record.startedAt = now();
     this.options.jobs.save(record);
-    this.publish(record, 'job.started', {});
     const job: RunningJob = { record, controller: new AbortController(), lastProgressWrite: 0, lastProgressEvent: Date.now() };
     job.heartbeat = setInterval(() => {
       if (Date.now() - job.lastProgressEvent >= PROGRESS_HEARTBEAT_MS) this.publishProgress(job, {});
     }, PROGRESS_HEARTBEAT_MS / 4);
+    // Before the event: a listener asking what runs (a task's status) must find this job running.
     this.running.set(record.id, job);
+    this.publish(record, 'job.started', {});
     const context = {
       signal: job.controller.signal,
       progress: (fraction: number, stage?: string, extra?: Record<string, unknown>) => this.progress(job, fraction, stage, extra),
@@ -252,7 +268,9 @@ export class JobQueue {
     const { record } = job;
     clearInterval(job.heartbeat);
     this.running.delete(record.id);
-    if (job.controller.signal.aborted) {
+    if (job.controller.signal.aborted && this.closed && this.resumable.has(record.kind)) {
+      this.putBack(record);
+    } else if (job.controller.signal.aborted) {
       this.finish(record, 'cancelled', {});
     } else if ('result' in outcome) {
       record.progress = 1;
@@ -263,6 +281,13 @@ export class JobQueue {
       this.finish(record, 'failed', { error: record.error });
     }
     this.schedulePump();
+  }
+
+  /** A resumable job stopped with the service: queued again in SQLite, for `recover` to run. */
+  private putBack(record: JobRecord): void {
+    Object.assign(record, { state: 'queued', progress: 0, stage: null, startedAt: null });
+    this.options.jobs.save(record);
+    this.resolveWaiters(record);
   }
 
   private interrupt(record: JobRecord, message: string): void {
@@ -276,6 +301,10 @@ export class JobQueue {
     record.finishedAt = now();
     this.options.jobs.save(record);
     this.publish(record, `job.${state}`, data);
+    this.resolveWaiters(record);
+  }
+
+  private resolveWaiters(record: JobRecord): void {
     const waiters = this.waiters.get(record.id) ?? [];
     this.waiters.delete(record.id);
     for (const resolve of waiters) resolve({ ...record });

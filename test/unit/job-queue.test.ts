@@ -293,6 +293,46 @@ describe('JobQueue', () => {
     assert.equal(jobs.findById('job_was_queued')?.state, 'completed');
   });
 
+  test('recover runs a resumable kind\'s interrupted job again, in its original order, before later queued jobs', async () => {
+    const stored = (id: string, kind: string, state: JobRecord['state'], createdAt: string): JobRecord => ({
+      id, kind, ownerKeyId: 'key_1', taskId: null, state, progress: 0.5, stage: 'speaking', payload: { id },
+      result: null, error: null, createdAt, startedAt: state === 'running' ? createdAt : null, finishedAt: null,
+    });
+    jobs.insert(stored('job_resumable', 'resumable', 'running', '2024-01-01T00:00:00.000Z'));
+    jobs.insert(stored('job_plain', 'work', 'running', '2024-01-01T00:00:01.000Z'));
+    jobs.insert(stored('job_later', 'work', 'queued', '2024-01-01T00:00:02.000Z'));
+
+    const queue = makeQueue();
+    queue.register('resumable', gate.runner, { resumable: true });
+    assert.deepEqual(queue.recover(), { requeued: 2, interrupted: 1 });
+    assert.equal(jobs.findById('job_plain')?.error?.code, 'interrupted');
+    const resumed = await gate.started(0);
+    assert.deepEqual(resumed.payload, { id: 'job_resumable' }, 'the interrupted resumable job runs first');
+    assert.deepEqual(queue.status().queued.map((job) => job.job_id), ['job_later']);
+    resumed.outcome.resolve({});
+    assert.equal((await queue.wait('job_resumable')).state, 'completed');
+    (await gate.started(1)).outcome.resolve({});
+    assert.equal((await queue.wait('job_later')).state, 'completed');
+  });
+
+  test('close puts a running job of a resumable kind back in the queue instead of cancelling it', async () => {
+    const queue = makeQueue();
+    queue.register('resumable', gate.runner, { resumable: true });
+    const job = queue.submit({ kind: 'resumable', ownerKeyId: null, payload: null });
+    await gate.started(0);
+    await queue.close();
+    const stored = jobs.findById(job.id);
+    assert.equal(stored?.state, 'queued');
+    assert.equal(stored?.startedAt, null);
+    assert.ok(!typesOf(job.id).includes('job.cancelled'));
+
+    const next = makeQueue();
+    next.register('resumable', gate.runner, { resumable: true });
+    assert.deepEqual(next.recover(), { requeued: 1, interrupted: 0 });
+    (await gate.started(1)).outcome.resolve({});
+    assert.equal((await next.wait(job.id)).state, 'completed');
+  });
+
   test('submit refuses with queue_full when maxQueued jobs wait', async () => {
     const queue = makeQueue({ maxQueued: 2 });
     queue.submit({ kind: 'work', ownerKeyId: null, payload: null });

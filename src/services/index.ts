@@ -163,6 +163,7 @@ export function createServices(config: Config): Services {
       await voiceFiles.sweepStaging();
       assetSweep = setInterval(() => void sweepAssets(), 24 * 60 * 60 * 1000).unref();
       queue.recover();
+      longForm.recover();
       await cloning.sweepUploads();
     },
     close: async () => {

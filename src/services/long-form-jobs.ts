@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { encodedRate, encodePcm, FILE_EXTENSIONS, type AudioFormat } from '../audio/encode.js';
 import { mergeChunks } from '../audio/merge.js';
 import { durationOf } from '../audio/pcm.js';
@@ -7,7 +7,8 @@ import { EngineError } from '../engines/types.js';
 import { toJobError } from '../jobs/records.js';
 import type { JobRunContext } from '../jobs/types.js';
 import { isStorageFull } from '../storage-full.js';
-import type { ChunkRecord, TakeRecord } from '../store/chunk-repository.js';
+import type { ChunkRecord, TakeChanges, TakeRecord } from '../store/chunk-repository.js';
+import { roundTo } from '../util/round.js';
 import { normalizeText } from '../text/normalize.js';
 import type { LongFormDeps } from './long-form.js';
 import { speakToFile } from './speech.js';
@@ -37,29 +38,44 @@ export class LongFormJobs {
   constructor(private readonly deps: LongFormDeps) {}
 
   /**
-   * Speaks every chunk whose selected take is still pending, in order. A chunk that fails is
-   * recorded and the others still speak; the job then fails naming the failed chunks.
+   * Speaks, in order, every chunk whose selected take has no audio yet: all of them on the first
+   * run, and after a restart those the stop cut short (finished takes keep their files). A chunk
+   * that fails is recorded and the others still speak; the job then fails naming the failed
+   * chunks. When the job ends early (cancelled, disk full) the takes it did not reach end with it,
+   * so no take stays pending with nothing left to speak it.
    */
   async speakPending(payload: { taskId: string; speed?: number }, context: JobRunContext): Promise<Record<string, unknown>> {
     const chunks = this.deps.chunks.listForTask(payload.taskId);
     const failed: number[] = [];
+    let duration = 0;
     for (const [position, chunk] of chunks.entries()) {
       const take = selectedTake(chunk);
-      if (take.state === 'completed') continue;
+      if (await this.hasAudio(take)) {
+        duration += take.duration ?? 0;
+        continue;
+      }
       const span = { from: position / chunks.length, to: (position + 1) / chunks.length, extra: { chunk_index: chunk.index } };
-      const ok = await this.speak(take, payload.speed, context, span);
-      if (!ok) failed.push(chunk.index);
+      try {
+        const spoken = await this.speak(take, payload.speed, context, span);
+        if (spoken === undefined) failed.push(chunk.index);
+        else duration += spoken;
+      } catch (error) {
+        this.endUnreached(chunks.slice(position + 1), context.signal.aborted ? { state: 'cancelled' } : { state: 'failed', error: toJobError(error) });
+        throw error;
+      }
     }
     if (failed.length > 0) throw new EngineError('chunks_failed', `Chunks ${failed.join(', ')} failed; regenerate them`, { chunks: failed });
-    return { task_id: payload.taskId, chunks: chunks.length };
+    // One file exists only once the chunks are merged (merge-chunks); until then each chunk has its own.
+    return { task_id: payload.taskId, chunks: chunks.length, duration: roundTo(duration, 3), audio_url: null };
   }
 
+  /** Speaks one take; a take that already has its audio (spoken before a restart) is not spoken again. */
   async speakTake(payload: { taskId: string; index: number; take: number; speed?: number }, context: JobRunContext): Promise<Record<string, unknown>> {
-    const chunk = this.deps.chunks.listForTask(payload.taskId).find((candidate) => candidate.index === payload.index)!;
-    const take = chunk.takes.find((candidate) => candidate.take === payload.take)!;
-    const ok = await this.speak(take, payload.speed, context, { from: 0, to: 1, extra: { chunk_index: payload.index } });
-    if (!ok) throw new EngineError('chunk_failed', `Chunk ${payload.index} failed`, { index: payload.index, error: this.takeError(payload) });
-    return { task_id: payload.taskId, chunk_index: payload.index, take: payload.take, audio_url: chunkUrl(payload.taskId, payload.index) };
+    const take = this.deps.chunks.listForTask(payload.taskId).find((candidate) => candidate.index === payload.index)?.takes.find((candidate) => candidate.take === payload.take);
+    if (!take) throw new EngineError('take_not_found', `Chunk ${payload.index} of ${payload.taskId} has no take ${payload.take} any more`, { index: payload.index, take: payload.take });
+    const duration = (await this.hasAudio(take)) ? take.duration : await this.speak(take, payload.speed, context, { from: 0, to: 1, extra: { chunk_index: payload.index } });
+    if (duration === undefined || duration === null) throw new EngineError('chunk_failed', `Chunk ${payload.index} failed`, { index: payload.index, error: this.takeError(payload) });
+    return { task_id: payload.taskId, chunk_index: payload.index, take: payload.take, audio_url: chunkUrl(payload.taskId, payload.index), duration };
   }
 
   /** Joins the selected takes with pauses (and loudness normalisation) into the task's file. */
@@ -93,10 +109,10 @@ export class LongFormJobs {
   }
 
   /**
-   * Speaks one take into its own file; false when it failed (recorded on the take). A full disk
-   * throws instead: every later chunk would fail alike, so the job fails as a whole.
+   * Speaks one take into its own file: its duration, or undefined when it failed (recorded on the
+   * take). A full disk throws instead: every later chunk would fail alike, so the job fails as a whole.
    */
-  private async speak(take: TakeRecord, speed: number | undefined, context: JobRunContext, span: { from: number; to: number; extra: Record<string, unknown> }): Promise<boolean> {
+  private async speak(take: TakeRecord, speed: number | undefined, context: JobRunContext, span: { from: number; to: number; extra: Record<string, unknown> }): Promise<number | undefined> {
     const { taskId, index } = take;
     const stored = this.deps.audio.pathFor(`${taskId}_${index}_${take.take}.wav`);
     try {
@@ -106,7 +122,7 @@ export class LongFormJobs {
       const spoken = await speakToFile(this.deps, { engine: speaker.engine, request, rendering: renderingOf(speaker), format: 'wav', stored }, context, span);
       await this.deps.audio.record(stored, () => this.deps.chunks.updateTake(taskId, index, take.take, { state: 'completed', duration: spoken.duration, audioPath: stored }));
       context.progress(span.to, 'chunk_completed', { ...span.extra, audio_url: chunkUrl(taskId, index), duration: spoken.duration });
-      return true;
+      return spoken.duration;
     } catch (error) {
       // Written eventually: the take has ended whether or not the disk has room to record it.
       if (context.signal.aborted) {
@@ -115,7 +131,22 @@ export class LongFormJobs {
       }
       this.deps.chunks.updateTakeEventually(taskId, index, take.take, { state: 'failed', error: toJobError(error) });
       if (isStorageFull(error)) throw error;
-      return false;
+      return undefined;
+    }
+  }
+
+  private async hasAudio(take: TakeRecord): Promise<boolean> {
+    if (take.state !== 'completed' || !take.audioPath) return false;
+    return access(this.deps.audio.absolute(take.audioPath)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** Ends the selected takes a stopped job will not speak: `cancelled` with it, or `failed` with its error. */
+  private endUnreached(chunks: readonly ChunkRecord[], changes: TakeChanges): void {
+    for (const take of chunks.map(selectedTake)) {
+      if (take.state === 'pending' || take.state === 'running') this.deps.chunks.updateTakeEventually(take.taskId, take.index, take.take, changes);
     }
   }
 

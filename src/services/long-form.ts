@@ -14,7 +14,8 @@ import { nearestPreset, planChunks, type ChunkPlan, type SegmentInput } from './
 import type { SpeakingVoice } from './speech.js';
 import type { VoiceFiles } from '../store/voice-files.js';
 import type { EngineHost } from '../engines/host/supervisor.js';
-import { followTaskJobs } from './task-status.js';
+import { LongFormStatus } from './long-form-status.js';
+import { submitTaskJob } from './task-status.js';
 
 export interface LongFormDeps {
   engines: EngineHost;
@@ -46,13 +47,33 @@ const now = () => new Date().toISOString();
  */
 export class LongFormService {
   private readonly jobs: LongFormJobs;
+  private readonly status: LongFormStatus;
 
   constructor(private readonly deps: LongFormDeps) {
     this.jobs = new LongFormJobs(deps);
-    deps.queue.register(LONG_FORM_JOB, (payload, context) => this.jobs.speakPending(payload as { taskId: string; speed?: number }, context));
-    deps.queue.register(TAKE_JOB, (payload, context) => this.jobs.speakTake(payload as { taskId: string; index: number; take: number; speed?: number }, context));
+    // Both speaking jobs keep each finished take, so a run cut short by a restart simply runs again.
+    deps.queue.register(LONG_FORM_JOB, (payload, context) => this.jobs.speakPending(payload as { taskId: string; speed?: number }, context), { resumable: true });
+    deps.queue.register(TAKE_JOB, (payload, context) => this.jobs.speakTake(payload as { taskId: string; index: number; take: number; speed?: number }, context), { resumable: true });
     deps.queue.register(MERGE_JOB, (payload, context) => this.jobs.merge(payload as MergeRequest, context));
-    followTaskJobs(deps.events, deps.tasks, deps.audio, [LONG_FORM_JOB]);
+    this.status = new LongFormStatus(deps, [LONG_FORM_JOB, TAKE_JOB]);
+  }
+
+  /**
+   * After the queue's own recovery (which requeued the speaking jobs a stop cut short): a take
+   * still pending or running that no job will speak (its job was refused, or an older version
+   * failed it as interrupted) fails as `interrupted`, so no chunk waits forever.
+   */
+  recover(): void {
+    for (const taskId of this.deps.chunks.tasksWithUnfinishedTakes()) {
+      if (this.deps.queue.activeForTask(taskId).length > 0) continue;
+      for (const chunk of this.deps.chunks.listForTask(taskId)) {
+        for (const take of chunk.takes.filter((candidate) => candidate.state === 'pending' || candidate.state === 'running')) {
+          const error = { code: 'interrupted', message: 'The service stopped before this take was spoken; regenerate it', details: {} };
+          this.deps.chunks.updateTakeEventually(taskId, take.index, take.take, { state: 'failed', error });
+        }
+      }
+      this.status.refresh(taskId);
+    }
   }
 
   async start(segments: SegmentInput[], options: LongFormOptions, ownerKeyId: string) {
@@ -68,7 +89,7 @@ export class LongFormService {
       plans.map((plan, index) => ({ taskId: task.id, index, segment: plan.segment, start: plan.start, end: plan.end, paragraphEnd: plan.paragraphEnd })),
       plans.map((plan, index) => firstTake(task.id, index, plan, seed, createdAt)),
     );
-    const job = this.deps.queue.submit({ kind: LONG_FORM_JOB, ownerKeyId, taskId: task.id, payload: { taskId: task.id, speed: options.speed } });
+    const job = submitTaskJob(this.deps.tasks, task.id, () => this.deps.queue.submit({ kind: LONG_FORM_JOB, ownerKeyId, taskId: task.id, payload: { taskId: task.id, speed: options.speed } }));
     this.deps.tasks.update(task.id, { jobId: job.id }, now());
     return { task: { ...task, jobId: job.id }, job, chunks: this.deps.chunks.listForTask(task.id) };
   }
@@ -95,10 +116,14 @@ export class LongFormService {
       error: null,
       createdAt: now(),
     };
-    this.deps.chunks.insertTake(take);
-    this.deps.chunks.selectTake(taskId, index, take.take);
-    const job = this.deps.queue.submit({ kind: TAKE_JOB, ownerKeyId: owner.keyId, taskId, payload: { taskId, index, take: take.take } });
-    return { take, job };
+    this.deps.chunks.insertSelectedTake(take);
+    try {
+      return { take, job: this.deps.queue.submit({ kind: TAKE_JOB, ownerKeyId: owner.keyId, taskId, payload: { taskId, index, take: take.take } }) };
+    } catch (error) {
+      // A take without a job would stay pending, selected, and block merging.
+      this.deps.chunks.deleteTake(taskId, index, take.take, chunk.selectedTake);
+      throw error;
+    }
   }
 
   selectTake(task: TaskRecord, index: number, take: number): ChunkRecord {

@@ -118,6 +118,28 @@ export class ChunkRepository {
       .run({ ...take, error: take.error ? JSON.stringify(take.error) : null });
   }
 
+  /** A new take that becomes the chunk's selected one, in one transaction. */
+  insertSelectedTake(take: TakeRecord): void {
+    this.db.transaction(() => {
+      this.insertTake(take);
+      this.selectTake(take.taskId, take.index, take.take);
+    })();
+  }
+
+  /** Removes a take that never got its job, selecting `selectInstead` again. */
+  deleteTake(taskId: string, index: number, take: number, selectInstead: number): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM chunk_takes WHERE task_id = ? AND idx = ? AND take = ?').run(taskId, index, take);
+      this.selectTake(taskId, index, selectInstead);
+    })();
+  }
+
+  /** Tasks with a take still pending or running: after a restart, work something must finish or close. */
+  tasksWithUnfinishedTakes(): string[] {
+    const rows = this.db.prepare("SELECT DISTINCT task_id FROM chunk_takes WHERE state IN ('pending', 'running')").all() as { task_id: string }[];
+    return rows.map((row) => row.task_id);
+  }
+
   listForTask(taskId: string): ChunkRecord[] {
     const chunks = this.db.prepare('SELECT * FROM chunks WHERE task_id = ? ORDER BY idx').all(taskId) as ChunkRow[];
     const takes = (this.db.prepare('SELECT * FROM chunk_takes WHERE task_id = ? ORDER BY idx, take').all(taskId) as TakeRow[]).map((row) => {

@@ -12,7 +12,7 @@ import type { TaskRecord, TaskRepository } from '../store/task-repository.js';
 import { checkTextLength } from '../text/limits.js';
 import { normalizeText } from '../text/normalize.js';
 import { completedJob } from './job-errors.js';
-import { followTaskJobs } from './task-status.js';
+import { followTaskJobs, submitTaskJob } from './task-status.js';
 import { cancelOwnJobs } from './job-cancel.js';
 import { renderingOf, type VoiceRendering } from './voice-rendering.js';
 import type { VoiceFiles } from '../store/voice-files.js';
@@ -96,12 +96,14 @@ export class GenerationService {
       speed: input.speed,
       seed: input.seed,
     };
-    const job = this.deps.queue.submit({
-      kind: SYNTHESIS_JOB,
-      ownerKeyId,
-      taskId: task.id,
-      payload: { taskId: task.id, engine: voice.engine, request, rendering: renderingOf(voice), format, sampleRate: input.sampleRate } satisfies SynthesisPayload,
-    });
+    const job = submitTaskJob(this.deps.tasks, task.id, () =>
+      this.deps.queue.submit({
+        kind: SYNTHESIS_JOB,
+        ownerKeyId,
+        taskId: task.id,
+        payload: { taskId: task.id, engine: voice.engine, request, rendering: renderingOf(voice), format, sampleRate: input.sampleRate } satisfies SynthesisPayload,
+      }),
+    );
     this.deps.tasks.update(task.id, { jobId: job.id }, now);
     return { task: { ...task, jobId: job.id }, job };
   }

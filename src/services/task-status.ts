@@ -1,3 +1,4 @@
+import type { JobRecord } from '../jobs/types.js';
 import type { AudioStore } from '../store/audio-store.js';
 import type { TaskRecord, TaskRepository } from '../store/task-repository.js';
 import type { EventBus } from './events.js';
@@ -28,4 +29,21 @@ export function followTaskJobs(events: EventBus, tasks: TaskRepository, audio: A
     // After the row: a file that cannot be removed is only space, never a task pointing at nothing.
     if (droppedAudio) void audio.remove(droppedAudio).catch(() => undefined);
   });
+}
+
+/**
+ * Submits the job that produces a task just inserted. When the queue refuses it (full queue, full
+ * disk) the task goes too, so no task waits for a job that does not exist.
+ */
+export function submitTaskJob(tasks: TaskRepository, taskId: string, submit: () => JobRecord): JobRecord {
+  try {
+    return submit();
+  } catch (refused) {
+    try {
+      tasks.delete(taskId);
+    } catch {
+      // A full disk can refuse the delete as well; the refusal of the job is still the answer.
+    }
+    throw refused;
+  }
 }

@@ -93,6 +93,11 @@ export class TaskRepository {
       .run({ ...task, timings: task.timings ? JSON.stringify(task.timings) : null, error: task.error ? JSON.stringify(task.error) : null });
   }
 
+  /** Chunks, timelines and media of the task go with it (ON DELETE CASCADE). */
+  delete(id: string): void {
+    this.db.prepare('DELETE FROM tasks WHERE id = ?').run(id);
+  }
+
   get(id: string): TaskRecord | undefined {
     const row = this.db.prepare('SELECT * FROM tasks WHERE id = ?').get(id) as TaskRow | undefined;
     if (!row) return undefined;

@@ -14,6 +14,10 @@ export interface Config {
   maxBodyBytes: number;
   /** Seconds between WebSocket pings; a peer that misses one is dropped. */
   wsPingSeconds: number;
+  /** Tasks one WebSocket connection may subscribe to. */
+  wsMaxSubscriptions: number;
+  /** Bytes a WebSocket client may leave unread before it is dropped (close 4002). */
+  wsMaxBufferedBytes: number;
   /** A key created with all scopes at start if it does not exist yet. */
   bootstrapApiKey: string | undefined;
   logLevel: string;
@@ -86,6 +90,8 @@ export const SETTINGS = [
   { key: 'corsOrigins', env: 'TIMBRE_CORS_ORIGINS', flag: 'cors-origins', description: 'Origins allowed by CORS, comma-separated', parse: list },
   { key: 'maxBodyBytes', env: 'TIMBRE_MAX_BODY_BYTES', flag: 'max-body-bytes', description: 'Largest JSON request body', parse: integer(1024, 1 << 30) },
   { key: 'wsPingSeconds', env: 'TIMBRE_WS_PING_SECONDS', flag: 'ws-ping-seconds', description: 'WebSocket keep-alive interval', parse: integer(1, 3600) },
+  { key: 'wsMaxSubscriptions', env: 'TIMBRE_WS_MAX_SUBSCRIPTIONS', flag: 'ws-max-subscriptions', description: 'Tasks one WebSocket may subscribe to', parse: integer(1, 100_000) },
+  { key: 'wsMaxBufferedBytes', env: 'TIMBRE_WS_MAX_BUFFERED_BYTES', flag: 'ws-max-buffered-bytes', description: 'Unread bytes before a WebSocket client is dropped', parse: integer(65_536, 1 << 30) },
   { key: 'bootstrapApiKey', env: 'TIMBRE_API_KEY', flag: 'api-key', description: 'Key created with all scopes at start', parse: text },
   { key: 'logLevel', env: 'TIMBRE_LOG_LEVEL', flag: 'log-level', description: 'fatal, error, warn, info, debug', parse: text },
   { key: 'enginePoolSize', env: 'TIMBRE_ENGINE_POOL_SIZE', flag: 'engine-pool-size', description: 'Engine host processes', parse: integer(1, 64) },
@@ -126,6 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     corsOrigins: [],
     maxBodyBytes: 1024 * 1024,
     wsPingSeconds: 30,
+    wsMaxSubscriptions: 100,
+    wsMaxBufferedBytes: 1024 * 1024,
     bootstrapApiKey: undefined,
     logLevel: 'info',
     enginePoolSize: 1,

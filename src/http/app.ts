@@ -84,6 +84,9 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(timelineRoutes, { timeline: services.timeline, generation: services.generation, assets: services.assets, config });
   await app.register(mergeTimelineRoutes, { generation: services.generation, timeline: services.timeline, renderer: services.renderer, audio: services.audio });
   await app.register(transcribeRoutes, { transcription: services.transcription, assets: services.assets, config });
-  await app.register(websocketRoutes, { events: services.events, pingSeconds: config.wsPingSeconds });
+  await app.register(websocketRoutes, {
+    events: services.events,
+    limits: { pingSeconds: config.wsPingSeconds, maxSubscriptions: config.wsMaxSubscriptions, maxBufferedBytes: config.wsMaxBufferedBytes },
+  });
   return app;
 }

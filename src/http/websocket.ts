@@ -1,16 +1,21 @@
 import type {} from '@fastify/websocket';
 import type { FastifyPluginAsync } from 'fastify';
-import type { WebSocket } from 'ws';
+import { WebSocket } from 'ws';
 import { isVisibleTo, type EventBus, type EventMessage } from '../services/events.js';
 import { TIMBRE_VERSION } from '../version.js';
 import { callerOf } from './auth.js';
 
 /** Close code sent when the connection's key is revoked or deleted. */
 export const CLOSE_KEY_WITHDRAWN = 4001;
+/** Close code for a client that does not read what it is sent: its unsent messages passed the bound. */
+export const CLOSE_SLOW_CONSUMER = 4002;
 
-function send(socket: WebSocket, type: string, data: Record<string, unknown>): void {
-  const message: EventMessage = { type, data, ts: new Date().toISOString() };
-  socket.send(JSON.stringify(message));
+export interface WebSocketLimits {
+  pingSeconds: number;
+  /** Tasks one connection may narrow its events to. */
+  maxSubscriptions: number;
+  /** Bytes one connection may have queued unsent before it is dropped. */
+  maxBufferedBytes: number;
 }
 
 interface ClientMessage {
@@ -28,34 +33,64 @@ function parse(raw: string): ClientMessage | undefined {
 }
 
 /**
- * The tasks a connection narrowed its events to with `subscribe`; empty means every event of
- * the key. Answers the client's message, or returns false when the message is not a subscription.
+ * One client connection. Everything sent goes through `send`, which drops a client that lets
+ * unsent messages pile up past the bound (it stopped reading, or reads slower than it asks):
+ * the server never buffers for a client without limit.
  */
-function handleSubscription(message: ClientMessage, tasks: Set<string>, socket: WebSocket): boolean {
-  const taskId = message.data?.task_id;
-  if (message.type === 'subscribe') {
-    if (typeof taskId !== 'string' || taskId === '') {
-      send(socket, 'error', { code: 'invalid_message', message: 'subscribe needs data.task_id' });
-      return true;
+class Connection {
+  /** The tasks the client narrowed its events to with `subscribe`; empty means every event of the key. */
+  readonly tasks = new Set<string>();
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly limits: WebSocketLimits,
+  ) {}
+
+  send(message: EventMessage): void {
+    if (this.socket.readyState !== WebSocket.OPEN) return;
+    if (this.socket.bufferedAmount > this.limits.maxBufferedBytes) {
+      // The close frame queues behind what the client is not reading: end the socket as well.
+      this.socket.close(CLOSE_SLOW_CONSUMER, 'slow_consumer');
+      this.socket.terminate();
+      return;
     }
-    tasks.add(taskId);
-    send(socket, 'subscribed', { task_ids: [...tasks] });
-    return true;
+    this.socket.send(JSON.stringify(message));
   }
-  if (message.type === 'unsubscribe') {
-    if (typeof taskId === 'string') tasks.delete(taskId);
-    else tasks.clear();
-    send(socket, 'subscribed', { task_ids: [...tasks] });
-    return true;
+
+  reply(type: string, data: Record<string, unknown>): void {
+    this.send({ type, data, ts: new Date().toISOString() });
   }
-  return false;
+
+  /** Answers a client message; each answer is small whatever the client did before. */
+  receive(message: ClientMessage | undefined): void {
+    const taskId = message?.data?.task_id;
+    switch (message?.type) {
+      case 'ping':
+        return this.reply('pong', {});
+      case 'subscribe':
+        if (typeof taskId !== 'string' || taskId === '' || taskId.length > 64) {
+          return this.reply('error', { code: 'invalid_message', message: 'subscribe needs data.task_id (a task id)' });
+        }
+        if (!this.tasks.has(taskId) && this.tasks.size >= this.limits.maxSubscriptions) {
+          return this.reply('error', { code: 'too_many_subscriptions', message: `A connection may follow at most ${this.limits.maxSubscriptions} tasks`, details: { max: this.limits.maxSubscriptions } });
+        }
+        this.tasks.add(taskId);
+        return this.reply('subscribed', { task_id: taskId, count: this.tasks.size });
+      case 'unsubscribe':
+        if (typeof taskId === 'string') this.tasks.delete(taskId);
+        else this.tasks.clear();
+        return this.reply('unsubscribed', { task_id: typeof taskId === 'string' ? taskId : null, count: this.tasks.size });
+      default:
+        return this.reply('error', { code: 'unknown_message', message: 'Messages must be JSON objects with a known "type"' });
+    }
+  }
 }
 
 /**
  * `/ws`: greets with `hello`, forwards the events the key may see, answers `ping` messages,
  * and pings the peer so dead connections are dropped.
  */
-export const websocketRoutes: FastifyPluginAsync<{ events: EventBus; pingSeconds: number }> = async (app, { events, pingSeconds }) => {
+export const websocketRoutes: FastifyPluginAsync<{ events: EventBus; limits: WebSocketLimits }> = async (app, { events, limits }) => {
   // @fastify/websocket hides its routes from the OpenAPI document; /ws is part of the interface, so list it.
   app.addHook('onRoute', (route) => {
     if (route.websocket && route.schema) route.schema.hide = false;
@@ -75,7 +110,7 @@ export const websocketRoutes: FastifyPluginAsync<{ events: EventBus; pingSeconds
     },
   }, (socket, request) => {
       const key = callerOf(request);
-      const subscribedTasks = new Set<string>();
+      const connection = new Connection(socket, limits);
       let alive = true;
 
       const unsubscribe = events.subscribe((event, message) => {
@@ -85,8 +120,8 @@ export const websocketRoutes: FastifyPluginAsync<{ events: EventBus; pingSeconds
           return;
         }
         if (!isVisibleTo(event.audience, key.keyId)) return;
-        if (subscribedTasks.size > 0 && !subscribedTasks.has(String(event.data.task_id))) return;
-        socket.send(JSON.stringify(message));
+        if (connection.tasks.size > 0 && !connection.tasks.has(String(event.data.task_id))) return;
+        connection.send(message);
       });
       const pinger = setInterval(() => {
         if (!alive) {
@@ -95,22 +130,17 @@ export const websocketRoutes: FastifyPluginAsync<{ events: EventBus; pingSeconds
         }
         alive = false;
         socket.ping();
-      }, pingSeconds * 1000);
+      }, limits.pingSeconds * 1000);
 
       socket.on('pong', () => {
         alive = true;
       });
-      socket.on('message', (raw) => {
-        const message = parse(String(raw));
-        if (message?.type === 'ping') return send(socket, 'pong', {});
-        if (message && handleSubscription(message, subscribedTasks, socket)) return;
-        send(socket, 'error', { code: 'unknown_message', message: 'Messages must be JSON objects with a known "type"' });
-      });
+      socket.on('message', (raw) => connection.receive(parse(String(raw))));
       socket.on('close', () => {
         clearInterval(pinger);
         unsubscribe();
       });
 
-      send(socket, 'hello', { server: 'timbre', version: TIMBRE_VERSION, key_id: key.keyId, ping_seconds: pingSeconds });
+      connection.reply('hello', { server: 'timbre', version: TIMBRE_VERSION, key_id: key.keyId, ping_seconds: limits.pingSeconds });
   });
 };

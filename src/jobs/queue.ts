@@ -125,16 +125,9 @@ export class JobQueue {
     );
   }
 
-  /** The queued and running jobs of a task. */
-  activeForTask(taskId: string): JobRecord[] {
-    return [...this.running.values()].map((job) => job.record).concat(this.queued).filter((record) => record.taskId === taskId).map((record) => ({ ...record }));
-  }
-
-  runningFor(ownerKeyId: string, kinds?: string[]): JobRecord[] {
-    return [...this.running.values()]
-      .map((job) => job.record)
-      .filter((record) => record.ownerKeyId === ownerKeyId && (!kinds || kinds.includes(record.kind)))
-      .map((record) => ({ ...record }));
+  /** The running jobs, then the queued ones in order, that `matches` picks. */
+  active(matches: (record: JobRecord) => boolean): JobRecord[] {
+    return [...[...this.running.values()].map((job) => job.record), ...this.queued].filter(matches).map((record) => ({ ...record }));
   }
 
   /**

@@ -15,7 +15,7 @@ import { chooseMethod, methodOptions, runMethod, type CloneMethod, type MethodOu
 import { buildTarget, probeSentence, type CloneTarget } from './clone-target.js';
 import { saveCustomVoice } from './custom-voices.js';
 import { engineAvailable } from './engine-inventory.js';
-import { cancelOwnJobs } from './job-cancel.js';
+import { cancelOwnJobs, type CancelledJob } from './job-cancel.js';
 import { completedJob } from './job-errors.js';
 import type { SpeakingVoice } from './speech.js';
 import { installedRecognizers, recognizerFor } from './transcription.js';
@@ -86,7 +86,7 @@ export class CloneService {
     return { job: done, result: done.result! };
   }
 
-  cancel(jobId: string | undefined, ownerKeyId: string): JobRecord[] {
+  cancel(jobId: string | undefined, ownerKeyId: string): Promise<CancelledJob[]> {
     return cancelOwnJobs(this.deps.queue, [CLONE_JOB], ownerKeyId, jobId, 'clone');
   }
 

@@ -13,7 +13,7 @@ import { speakProbe } from './clone-target.js';
 import { saveCustomVoice } from './custom-voices.js';
 import { chooseBaseVoice, designAttributes, designTargets, type DesignAttributes, type DesignInput, type DesignTargets } from './design-plan.js';
 import { engineAvailable } from './engine-inventory.js';
-import { cancelOwnJobs } from './job-cancel.js';
+import { cancelOwnJobs, type CancelledJob } from './job-cancel.js';
 import { completedJob } from './job-errors.js';
 import { speaksLanguage, type SpeakingVoice } from './speech.js';
 import { mixStyles, styleToBytes, type VoiceRendering } from './voice-rendering.js';
@@ -61,7 +61,7 @@ export class DesignService {
     return { job: done, result: done.result! };
   }
 
-  cancel(jobId: string | undefined, ownerKeyId: string): JobRecord[] {
+  cancel(jobId: string | undefined, ownerKeyId: string): Promise<CancelledJob[]> {
     return cancelOwnJobs(this.deps.queue, [DESIGN_JOB], ownerKeyId, jobId, 'design');
   }
 

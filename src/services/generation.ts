@@ -13,7 +13,7 @@ import { checkTextLength } from '../text/limits.js';
 import { normalizeText } from '../text/normalize.js';
 import { completedJob } from './job-errors.js';
 import { followTaskJobs, submitTaskJob } from './task-status.js';
-import { cancelOwnJobs } from './job-cancel.js';
+import { cancelJobs, cancelOwnJobs, type CancelledJob } from './job-cancel.js';
 import { renderingOf, type VoiceRendering } from './voice-rendering.js';
 import type { VoiceFiles } from '../store/voice-files.js';
 import { assertSpeaks, assertUsable, speakToFile, type SpeakingVoice, type VoiceType } from './speech.js';
@@ -122,15 +122,16 @@ export class GenerationService {
     return task;
   }
 
-  /** Cancels the named task's job, or every generation of the caller that is queued or running. */
-  cancel(taskId: string | undefined, ownerKeyId: string): JobRecord[] {
+  /**
+   * Cancels the named task's queued and running jobs (a long-form task may have its first run and
+   * regenerations), or every generation of the caller that is queued or running.
+   */
+  cancel(taskId: string | undefined, ownerKeyId: string): Promise<CancelledJob[]> {
     if (taskId) {
       const task = this.task(taskId, ownerKeyId);
-      const job = task.jobId ? this.deps.queue.get(task.jobId) : undefined;
-      if (!job || job.state === 'completed' || job.state === 'failed' || job.state === 'cancelled') {
-        throw new ApiError(409, 'task_not_cancellable', `Task ${taskId} is ${task.status}`, { task_id: taskId, status: task.status });
-      }
-      return [this.deps.queue.cancel(job.id)];
+      const jobs = this.deps.queue.active((job) => job.taskId === taskId);
+      if (jobs.length === 0) throw new ApiError(409, 'task_not_cancellable', `Task ${taskId} is ${task.status}`, { task_id: taskId, status: task.status });
+      return cancelJobs(this.deps.queue, jobs);
     }
     return cancelOwnJobs(this.deps.queue, [SYNTHESIS_JOB], ownerKeyId, undefined, 'generation');
   }

@@ -48,7 +48,7 @@ export class LongFormStatus {
   /** Recomputes and records a task's status; nothing for a task that is not there (any more). */
   refresh(taskId: string): void {
     if (!this.deps.tasks.get(taskId)) return;
-    const active = this.deps.queue.activeForTask(taskId).filter((job) => this.kinds.includes(job.kind));
+    const active = this.deps.queue.active((job) => job.taskId === taskId).filter((job) => this.kinds.includes(job.kind));
     const outcome = longFormOutcome(active.map((job) => job.state), this.deps.chunks.listForTask(taskId));
     this.deps.tasks.updateEventually(taskId, outcome, new Date().toISOString());
   }

@@ -65,7 +65,7 @@ export class LongFormService {
    */
   recover(): void {
     for (const taskId of this.deps.chunks.tasksWithUnfinishedTakes()) {
-      if (this.deps.queue.activeForTask(taskId).length > 0) continue;
+      if (this.deps.queue.active((job) => job.taskId === taskId).length > 0) continue;
       for (const chunk of this.deps.chunks.listForTask(taskId)) {
         for (const take of chunk.takes.filter((candidate) => candidate.state === 'pending' || candidate.state === 'running')) {
           const error = { code: 'interrupted', message: 'The service stopped before this take was spoken; regenerate it', details: {} };

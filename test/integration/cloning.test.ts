@@ -287,13 +287,14 @@ describe('voice cloning and design over HTTP', () => {
     assert.equal(design.status, 202);
     const cancelled = await call('POST', '/api/design/cancel', { job_id: design.body.job_id });
     assert.equal(cancelled.status, 200);
-    assert.deepEqual(cancelled.body.cancelled, [{ job_id: design.body.job_id, state: 'cancelled' }]);
+    assert.deepEqual(cancelled.body.cancelled, [{ job_id: design.body.job_id, task_id: null, kind: 'design', state: 'cancelled' }]);
     assert.equal((await call('POST', '/api/clone/cancel', { job_id: clone.body.job_id })).status, 200);
 
     const pending = call('POST', '/api/design/create', { name: 'Stopped', description: 'a young man, fast' });
     await runningJob('design');
     const stopped = await call('POST', '/api/design/cancel', {});
     assert.equal(stopped.status, 200, stopped.text);
+    assert.equal(stopped.body.cancelled[0].state, 'cancelled', 'answered once the running design has stopped');
     const answer = await pending;
     assert.equal(answer.status, 409);
     assert.equal(answer.body.error.code, 'cancelled');

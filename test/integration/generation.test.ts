@@ -109,13 +109,14 @@ describe('generation, tasks and the compute queue', () => {
     const queued = await generate('preset', { voice_id: 'pico:en-US', text: SENTENCE, language: 'en-US', async: true });
     const cancelQueued = await request(fixture.server.url, 'POST', '/api/job/cancel', { key: fixture.admin.key, json: { job_id: queued.body.job_id } });
     assert.equal(cancelQueued.status, 200);
-    assert.equal(cancelQueued.body.state, 'cancelled');
+    assert.deepEqual(cancelQueued.body.cancelled, [{ job_id: queued.body.job_id, task_id: queued.body.task_id, kind: 'synthesis', state: 'cancelled' }]);
     const status = await get('/api/queue/status');
     assert.ok(!status.body.queued.some((job: { job_id: string }) => job.job_id === queued.body.job_id));
 
     await ws.until('job.started', running.body.task_id);
     const cancel = await request(fixture.server.url, 'POST', '/api/generation/cancel', { key: fixture.admin.key, json: { task_id: running.body.task_id } });
     assert.equal(cancel.status, 200);
+    assert.equal(cancel.body.cancelled[0].state, 'cancelled', 'the answer tells the state after the cancel, not before it');
     await ws.until('job.cancelled', running.body.task_id);
     const task = await waitForTask(get, running.body.task_id);
     assert.equal(task.status, 'cancelled');

@@ -375,13 +375,14 @@ describe('JobQueue', () => {
     assert.equal(gate.calls.length, 1);
   });
 
-  test('runningFor lists the running jobs of one owner, optionally of some kinds', async () => {
+  test('active lists the running jobs, then the queued ones in order, that a filter picks', async () => {
     const queue = makeQueue({ concurrency: 2 });
     const mine = queue.submit({ kind: 'work', ownerKeyId: 'key_1', payload: null });
     queue.submit({ kind: 'work', ownerKeyId: 'key_2', payload: null });
+    const waiting = queue.submit({ kind: 'work', ownerKeyId: 'key_1', payload: null });
     await Promise.all([gate.started(0), gate.started(1)]);
-    assert.deepEqual(queue.runningFor('key_1').map((job) => job.id), [mine.id]);
-    assert.deepEqual(queue.runningFor('key_1', ['render']), []);
+    assert.deepEqual(queue.active((job) => job.ownerKeyId === 'key_1').map((job) => [job.id, job.state]), [[mine.id, 'running'], [waiting.id, 'queued']]);
+    assert.deepEqual(queue.active((job) => job.kind === 'render'), []);
     await queue.close();
   });
 });

@@ -9,9 +9,9 @@ import { DescriptionSchema, VoiceNameSchema } from '../../services/voice-archive
 import type { VoiceService } from '../../services/voices.js';
 import { callerOf } from '../auth.js';
 import { multipartAsBody } from '../multipart-body.js';
-import { withErrors } from '../schemas.js';
+import { CancelledSchema, presentCancelled, withErrors } from '../schemas.js';
 import type { UploadedFile } from '../uploads.js';
-import { CancelBodySchema, CancelledSchema, CreationAcceptedSchema, LanguageField, presentCancelled, sendAccepted, sendCreated } from './creation-schemas.js';
+import { CancelBodySchema, CreationAcceptedSchema, LanguageField, sendAccepted, sendCreated } from './creation-schemas.js';
 
 const MethodSchema = Type.Union(CLONE_METHODS.map((method) => Type.Literal(method)), { description: 'Force a method; best available when absent (422 clone_method_unavailable when it cannot run here)' });
 const AssetIdSchema = Type.String({ minLength: 1, maxLength: 64, description: 'An audio asset of the caller (an upload or a downloaded video’s audio)' });
@@ -139,6 +139,6 @@ export const cloneRoutes: FastifyPluginAsyncTypebox<{ cloning: CloneService; ass
     preValidation: async (request) => {
       request.body ??= {};
     },
-    handler: async (request) => presentCancelled(cloning.cancel(request.body.job_id, callerOf(request).keyId)),
+    handler: async (request) => presentCancelled(await cloning.cancel(request.body.job_id, callerOf(request).keyId)),
   });
 };

@@ -19,8 +19,6 @@ export const CancelBodySchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const CancelledSchema = Type.Object({ cancelled: Type.Array(Type.Object({ job_id: Type.String(), state: Type.String() })) });
-
 /** 202: the job is queued; its events on /ws, ending with the result, tell the rest. */
 export function sendAccepted(reply: FastifyReply, job: JobRecord) {
   return reply.code(202).send({ job_id: job.id, status: job.state });
@@ -30,8 +28,4 @@ export function sendAccepted(reply: FastifyReply, job: JobRecord) {
 export async function sendCreated(reply: FastifyReply, created: { job: JobRecord; result: Record<string, unknown> }, voices: VoiceService) {
   const voice = await voices.get(String(created.result.voice_id));
   return reply.code(201).send({ ...created.result, job_id: created.job.id, voice: publicVoice(voice) });
-}
-
-export function presentCancelled(jobs: JobRecord[]) {
-  return { cancelled: jobs.map((job) => ({ job_id: job.id, state: job.state })) };
 }

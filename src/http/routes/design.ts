@@ -4,8 +4,8 @@ import type { DesignService } from '../../services/design.js';
 import { VoiceNameSchema } from '../../services/voice-archive-format.js';
 import type { VoiceService } from '../../services/voices.js';
 import { callerOf } from '../auth.js';
-import { withErrors } from '../schemas.js';
-import { CancelBodySchema, CancelledSchema, CreationAcceptedSchema, LanguageField, presentCancelled, sendAccepted, sendCreated } from './creation-schemas.js';
+import { CancelledSchema, presentCancelled, withErrors } from '../schemas.js';
+import { CancelBodySchema, CreationAcceptedSchema, LanguageField, sendAccepted, sendCreated } from './creation-schemas.js';
 
 const Steps = (what: string) => Type.Optional(Type.Number({ minimum: -2, maximum: 2, description: `${what}: −2 … +2 steps from normal; overrides the description` }));
 
@@ -62,6 +62,6 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ design: DesignService; vo
     preValidation: async (request) => {
       request.body ??= {};
     },
-    handler: async (request) => presentCancelled(design.cancel(request.body.job_id, callerOf(request).keyId)),
+    handler: async (request) => presentCancelled(await design.cancel(request.body.job_id, callerOf(request).keyId)),
   });
 };

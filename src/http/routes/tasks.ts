@@ -8,7 +8,7 @@ import { ApiError } from '../../errors.js';
 import { presentChunk } from './long-form.js';
 import type { TaskRecord } from '../../store/task-repository.js';
 import { callerOf } from '../auth.js';
-import { NullableTimestampSchema, TimestampSchema, withErrors } from '../schemas.js';
+import { CancelledSchema, NullableTimestampSchema, presentCancelled, TimestampSchema, withErrors } from '../schemas.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -116,11 +116,8 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationServi
       tags,
       summary: 'Cancel the caller’s queued or running generation, or the one of task_id',
       body: Type.Object({ task_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: false }),
-      response: withErrors({ 200: Type.Object({ cancelled: Type.Array(Type.Object({ job_id: Type.String(), task_id: Nullable(Type.String()), state: Type.String() })) }), 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') }),
+      response: withErrors({ 200: CancelledSchema, 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') }),
     },
-    handler: async (request) => {
-      const jobs = generation.cancel(request.body.task_id, callerOf(request).keyId);
-      return { cancelled: jobs.map((job) => ({ job_id: job.id, task_id: job.taskId, state: job.state })) };
-    },
+    handler: async (request) => presentCancelled(await generation.cancel(request.body.task_id, callerOf(request).keyId)),
   });
 };

@@ -31,6 +31,9 @@ import { websocketRoutes } from './websocket.js';
 
 const EXPOSED_HEADERS = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-task-id', 'x-audio-duration', 'x-chunk-take', 'x-voice-id', 'x-preview-cached', 'x-preview-text'];
 
+/** Every method a route of the API uses; a browser asks before each PUT, PATCH or DELETE. */
+const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
 /** Strips the key from `?api_key=` so it never reaches the logs. */
 function redactUrl(url: string): string {
   return url.replace(/([?&]api_key=)[^&]*/g, '$1[redacted]');
@@ -61,7 +64,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   installHostGuard(app, [...config.allowedHosts, config.host]);
   installAuth(app, services.keys);
   if (config.corsOrigins.length > 0) {
-    await app.register(cors, { origin: config.corsOrigins, allowedHeaders: ['content-type', 'x-api-key'], exposedHeaders: EXPOSED_HEADERS });
+    await app.register(cors, { origin: config.corsOrigins, methods: CORS_METHODS, allowedHeaders: ['content-type', 'x-api-key'], exposedHeaders: EXPOSED_HEADERS });
   }
   await installRateLimits(app);
   await installOpenApi(app);

@@ -110,6 +110,15 @@ describe('CORS allow-list', () => {
     assert.equal(preflight.status, 204);
     assert.match(String(preflight.headers['access-control-allow-headers']), /x-api-key/);
   });
+
+  test('preflights allow every method the API uses, so PUT, PATCH and DELETE routes work from an allowed origin', async () => {
+    const preflight = await request(fixture.server.url, 'OPTIONS', '/api/api-keys/key_x', {
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'x-api-key, content-type' },
+    });
+    assert.equal(preflight.status, 204);
+    const methods = String(preflight.headers['access-control-allow-methods']).split(/,\s*/);
+    for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']) assert.ok(methods.includes(method), `${method} in ${methods.join(', ')}`);
+  });
 });
 
 describe('engines and models in /api/system/info', () => {

@@ -112,6 +112,17 @@ export const SETTINGS = [
   { key: 'cloneMaxSamples', env: 'TIMBRE_CLONE_MAX_SAMPLES', flag: 'clone-max-samples', description: 'Samples or clips per clone', parse: integer(1, 100) },
 ] as const satisfies readonly Setting<keyof Config>[];
 
+/** Settings that are secrets: read once, then removed from the environment (see forgetSecrets). */
+const SECRET_SETTINGS: readonly (keyof Config)[] = ['bootstrapApiKey'];
+
+/**
+ * Removes secret settings from this process's environment once the configuration holds them, so
+ * no program the service starts (the engine host, engines, ffmpeg, yt-dlp) inherits them.
+ */
+export function forgetSecrets(env: NodeJS.ProcessEnv = process.env): void {
+  for (const setting of SETTINGS) if (SECRET_SETTINGS.includes(setting.key)) delete env[setting.env];
+}
+
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   const dataHome = env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
   return join(dataHome, 'timbre');

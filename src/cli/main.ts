@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, SETTINGS } from '../config.js';
+import { ConfigError, forgetSecrets, loadConfig, SETTINGS } from '../config.js';
 import { ApiError } from '../errors.js';
 import { isStorageFull } from '../storage-full.js';
 import { keysCommand } from './keys.js';
@@ -50,6 +50,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   const given = values as Record<string, unknown>;
   const flags = Object.fromEntries(SETTINGS.map((setting) => [setting.flag, given[setting.flag] as string | undefined]));
   const config = loadConfig(process.env, flags);
+  forgetSecrets();
   switch (command) {
     case 'serve':
       return serveCommand(config);

@@ -19,9 +19,10 @@ interface FieldProblem {
   message: string;
 }
 
+/** One problem per field (the first rule it breaks): an empty name need not also be reported as blank. */
 function fieldProblems(error: FastifyError): FieldProblem[] {
   const part = error.validationContext ?? 'body';
-  return (error.validation ?? []).map((issue) => {
+  const problems = (error.validation ?? []).map((issue) => {
     const params = issue.params as Record<string, unknown>;
     const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
     const extra = (params.missingProperty ?? params.additionalProperty) as string | undefined;
@@ -29,6 +30,7 @@ function fieldProblems(error: FastifyError): FieldProblem[] {
     const message = params.additionalProperty ? 'is not a known field' : (issue.message ?? 'is invalid');
     return { field, message };
   });
+  return problems.filter((problem, index) => problems.findIndex((other) => other.field === problem.field) === index);
 }
 
 export function toApiError(error: FastifyError | ApiError | Error): ApiError {

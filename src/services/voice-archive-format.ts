@@ -25,6 +25,7 @@ import { unzipSync, zipSync, type Zippable } from 'fflate';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { parseWav } from '../audio/wav.js';
+import { DisplayNameSchema } from '../text/display-name.js';
 import { VOICE_FILE } from '../store/voice-files.js';
 import { CUSTOM_VOICE_ID } from '../store/voice-repository.js';
 import { renderingFileNames } from './voice-rendering.js';
@@ -40,9 +41,9 @@ const MAX_SAMPLE_BYTES = 100 * 1024 * 1024;
 const MAX_EXPANDED_BYTES = 1024 * 1024 * 1024;
 
 /** Field rules shared by the API and the archive. */
-export const VoiceNameSchema = Type.String({ minLength: 1, maxLength: 100 });
+export const VoiceNameSchema = DisplayNameSchema(100);
 export const DescriptionSchema = Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]);
-export const TagsSchema = Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { maxItems: 32 });
+export const TagsSchema = Type.Array(DisplayNameSchema(40), { maxItems: 32 });
 
 const ManifestSampleSchema = Type.Object(
   { file: Type.String(), duration: Type.Number({ minimum: 0 }), sample_rate: Type.Integer({ minimum: 1 }), transcript: Type.Union([Type.String(), Type.Null()]) },

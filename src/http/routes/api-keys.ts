@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { DisplayNameSchema } from '../../text/display-name.js';
 import { publicView as present, type KeyService } from '../../services/keys.js';
 import { callerOf } from '../auth.js';
 import { NullableTimestampSchema, RateLimitsSchema, ScopeSchema, TimestampSchema, withErrors } from '../schemas.js';
@@ -23,7 +24,7 @@ const CreatedApiKeySchema = Type.Object({
   key: Type.String({ description: 'The full key. It is shown only in this response and cannot be read again.' }),
 });
 
-const KeyNameSchema = Type.String({ minLength: 1, maxLength: 100 });
+const KeyNameSchema = DisplayNameSchema(100);
 
 const CreateBodySchema = Type.Object(
   {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DescriptionSchema, TagsSchema, VoiceNameSchema } from '../../services/voice-archive-format.js';
+import { DisplayNameSchema } from '../../text/display-name.js';
 import { publicCategory, publicVoice, type VoiceService } from '../../services/voices.js';
 import { TimestampSchema, withErrors } from '../schemas.js';
 import { voiceArchiveRoutes } from './voice-archive.js';
@@ -75,7 +76,7 @@ const UpdateBodySchema = Type.Object(
 
 const VoiceParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 const CategoryParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-const CreateCategorySchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 60, pattern: '\\S' }) }, { additionalProperties: false });
+const CreateCategorySchema = Type.Object({ name: DisplayNameSchema(60) }, { additionalProperties: false });
 
 const read = { scope: 'voices:read' } as const;
 const write = { scope: 'voices:write' } as const;

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { ApiError } from '../errors.js';
 
 /**
@@ -14,36 +14,48 @@ export interface GuardOptions {
 
 const ALLOWED_SCHEMES = new Set(['http:', 'https:']);
 
-/** Ranges a download may not reach unless allowed, named for the error message. */
-const BLOCKED_RANGES: [string, number, 'ipv4' | 'ipv6', string][] = [
-  ['0.0.0.0', 8, 'ipv4', 'unspecified'],
-  ['127.0.0.0', 8, 'ipv4', 'loopback'],
-  ['10.0.0.0', 8, 'ipv4', 'private'],
-  ['172.16.0.0', 12, 'ipv4', 'private'],
-  ['192.168.0.0', 16, 'ipv4', 'private'],
-  ['169.254.0.0', 16, 'ipv4', 'link-local'],
-  ['100.64.0.0', 10, 'ipv4', 'shared (CGNAT)'],
-  ['224.0.0.0', 4, 'ipv4', 'multicast'],
-  ['240.0.0.0', 4, 'ipv4', 'reserved'],
-  ['::', 128, 'ipv6', 'unspecified'],
-  ['::1', 128, 'ipv6', 'loopback'],
-  ['fe80::', 10, 'ipv6', 'link-local'],
-  ['fc00::', 7, 'ipv6', 'private'],
-  ['ff00::', 8, 'ipv6', 'multicast'],
-];
+/** How a refusal names the address ranges of ipaddr.js (other ranges keep their own name). */
+const RANGE_NAMES: Record<string, string> = {
+  linkLocal: 'link-local',
+  carrierGradeNat: 'shared (CGNAT)',
+  uniqueLocal: 'private',
+  deprecatedSiteLocal: 'site-local',
+};
 
-// One list per range so a refusal can say which kind of address it was. BlockList also matches
-// IPv4-mapped IPv6 addresses (::ffff:10.0.0.1) against the IPv4 ranges.
-const RANGES = BLOCKED_RANGES.map(([network, prefix, family, kind]) => {
-  const list = new BlockList();
-  list.addSubnet(network, prefix, family);
-  return { list, kind };
-});
+/** NAT64's well-known prefix (RFC 6052): the last 32 bits are an IPv4 address a translator reaches. */
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
 
-/** The kind of blocked range the address is in, or undefined when it is public. */
+/**
+ * The IPv4 address an IPv6 address leads to: NAT64 (last 32 bits), 6to4 (bits 16–48) and the
+ * deprecated IPv4-compatible form `::a.b.c.d` (last 32 bits). Such an address is as reachable as
+ * the IPv4 address it carries, so that is what is judged.
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const bytes = address.toByteArray();
+  if (address.match(NAT64)) return new ipaddr.IPv4(bytes.slice(12, 16));
+  if (address.range() === '6to4') return new ipaddr.IPv4(bytes.slice(2, 6));
+  if (bytes.slice(0, 12).every((byte) => byte === 0) && address.range() === 'unicast') return new ipaddr.IPv4(bytes.slice(12, 16));
+  return undefined;
+}
+
+/**
+ * Why a download may not reach the address (the kind of range it is in), or undefined when it is
+ * a globally routable unicast address. Ranges come from ipaddr.js's list of special-purpose
+ * blocks (RFC 6890 and later): loopback, private, link-local, CGNAT, multicast, reserved,
+ * benchmarking, documentation, Teredo, ORCHID and the rest. IPv4-mapped IPv6 addresses are judged
+ * as IPv4; addresses embedding an IPv4 address by the IPv4 address they lead to.
+ */
 export function blockedKind(address: string): string | undefined {
-  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-  return RANGES.find(({ list }) => list.check(address, family))?.kind;
+  const parsed = ipaddr.process(address);
+  if (parsed instanceof ipaddr.IPv6) {
+    const embedded = embeddedIPv4(parsed);
+    if (embedded) {
+      const kind = blockedKind(embedded.toString());
+      return kind && `${kind} (embedded in ${parsed.range() === '6to4' ? '6to4' : parsed.match(NAT64) ? 'NAT64' : 'IPv4-compatible'} IPv6)`;
+    }
+  }
+  const range = parsed.range();
+  return range === 'unicast' ? undefined : (RANGE_NAMES[range] ?? range);
 }
 
 function parseUrl(raw: string): URL {

@@ -57,6 +57,17 @@ describe('download URL guard', () => {
       ['http://[::ffff:10.0.0.1]/', '::ffff:a00:1'],
       ['http://2130706433/', '127.0.0.1'],
       ['https://0x7f.1/', '127.0.0.1'],
+      // Addresses that lead to an internal IPv4 address through a translation or an old notation.
+      ['http://[64:ff9b::a9fe:a9fe]/', '64:ff9b::a9fe:a9fe'],
+      ['http://[2002:7f00:1::1]/', '2002:7f00:1::1'],
+      ['http://[::a00:1]/', '::a00:1'],
+      ['http://[fec0::1]/', 'fec0::1'],
+      ['http://198.18.0.1/', '198.18.0.1'],
+      ['http://192.0.0.8/', '192.0.0.8'],
+      ['http://[64:ff9b:1::1]/', '64:ff9b:1::1'],
+      ['http://[2001::1]/', '2001::1'],
+      ['http://[2001:db8::1]/', '2001:db8::1'],
+      ['http://255.255.255.255/', '255.255.255.255'],
     ];
     for (const [url, address] of cases) {
       const error = await refusal(url);
@@ -94,7 +105,13 @@ describe('download URL guard', () => {
     assert.equal(blockedKind('100.63.255.255'), undefined);
     assert.equal(blockedKind('100.128.0.0'), undefined);
     assert.equal(blockedKind('8.8.8.8'), undefined);
-    assert.equal(blockedKind('fec0::1'), undefined);
+    assert.equal(blockedKind('fec0::1'), 'site-local');
+    assert.equal(blockedKind('198.17.255.255'), undefined);
+    assert.equal(blockedKind('198.20.0.0'), undefined);
+    assert.equal(blockedKind('64:ff9b::808:808'), undefined, 'NAT64 to a public address, as DNS64 networks answer');
+    assert.equal(blockedKind('2002:808:808::1'), undefined, '6to4 from a public address');
+    assert.match(blockedKind('64:ff9b::a00:1') ?? '', /^private .*NAT64/);
+    assert.match(blockedKind('2002:c0a8:101::1') ?? '', /^private .*6to4/);
     assert.equal(blockedKind('172.31.255.255'), 'private');
     assert.equal(blockedKind('100.127.255.255'), 'shared (CGNAT)');
     assert.equal(blockedKind('febf::1'), 'link-local');

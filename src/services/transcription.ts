@@ -7,6 +7,7 @@ import { ApiError } from '../errors.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { JobRunContext } from '../jobs/types.js';
 import { completedJob } from './job-errors.js';
+import { planWindow } from './transcription-windows.js';
 
 export const TRANSCRIPTION_JOB = 'transcription';
 /** Best first: the neural recognizers when installed, else the built-in one. */
@@ -34,7 +35,8 @@ export interface TranscriptionResult {
 
 /**
  * Transcription as a queue job: picks the best installed recognizer for the language, and for long
- * audio decodes window by window, split at the speech regions Silero VAD finds when it is installed.
+ * audio decodes window by window; with Silero VAD installed, windows end in pauses and silence is
+ * skipped (see planWindow).
  */
 export class TranscriptionService {
   constructor(private readonly deps: { engines: EngineHost; queue: JobQueue; modelsDir: string }) {
@@ -52,15 +54,21 @@ export class TranscriptionService {
     const vad = await this.available('silero-vad');
     const segments: TranscriptSegment[] = [];
     let language = request.language ?? recognizer.languages[0] ?? 'und';
-    for (let start = 0; start < request.duration; start += WINDOW_SECONDS) {
+    for (let start = 0; start < request.duration; ) {
       const window = await decodeToPcm(request.path, RATE, context.signal, { start, duration: WINDOW_SECONDS });
-      const pieces = vad ? await this.speechPieces(window, context) : [{ start: 0, end: window.samples.length / RATE }];
-      for (const piece of pieces) {
-        const transcript = await this.recognize(recognizer.engine, slice(window, piece), request.language, context);
+      const length = window.samples.length / RATE;
+      if (length === 0) break;
+      const regions = vad ? await this.speechRegions(window, context) : undefined;
+      const plan = planWindow(regions, length, start + WINDOW_SECONDS >= request.duration);
+      const speech = plan.speech;
+      if (speech) {
+        const transcript = await this.recognize(recognizer.engine, slice(window, speech), request.language, context);
         if (transcript.language) language = transcript.language;
-        segments.push(...transcript.segments.map((segment) => shift(segment, start + piece.start)));
+        const offset = start + speech.start;
+        segments.push(...transcript.segments.map((segment) => shift(segment, offset)));
       }
-      context.progress(Math.min(1, (start + WINDOW_SECONDS) / request.duration), 'recognizing');
+      start += plan.advance;
+      context.progress(Math.min(1, start / request.duration), 'recognizing');
     }
     const shaped = segments.filter((segment) => segment.text.trim()).map((segment) => (request.timestamps === 'word' ? segment : { ...segment, words: [] }));
     return { text: shaped.map((segment) => segment.text.trim()).join(' '), language, duration: request.duration, recognizer: recognizer.engine, segments: request.timestamps === 'none' ? [] : shaped };
@@ -82,7 +90,7 @@ export class TranscriptionService {
     return engineAvailable(this.deps.modelsDir, id);
   }
 
-  private speechPieces(pcm: Pcm, context: JobRunContext): Promise<SpeechRegion[]> {
+  private speechRegions(pcm: Pcm, context: JobRunContext): Promise<SpeechRegion[]> {
     return this.deps.engines.call<SpeechRegion[]>('silero-vad', 'detect', [pcm], { signal: context.signal });
   }
 

@@ -1,5 +1,7 @@
 import { resample } from './effects.js';
-import { normalizeLoudness } from './loudness.js';
+import { filterPcm } from './decode.js';
+import { measureLoudness, normalizeLoudness } from './loudness.js';
+import { TRUE_PEAK_CEILING_DBTP, truePeakLimiter } from './peak-ceiling.js';
 import type { Pcm } from './pcm.js';
 import { requireRange } from './validate.js';
 
@@ -12,7 +14,7 @@ import { requireRange } from './validate.js';
  * - `crossfadeMs` 0: chunks are separate sentences that end in silence, so nothing needs blending,
  *   and the merged length stays exactly the chunks plus the pauses.
  * - `targetLufs` -16: the spoken-word streaming target (AES TD1008, Apple Podcasts) and the
- *   default of normalizeLoudness, with its -1.5 dBTP peak limit.
+ *   default of normalizeLoudness, with a -1.5 dBTP peak limit (under the ceiling every merge keeps).
  */
 export const MERGE_DEFAULTS = Object.freeze({ pauseMs: 350, paragraphPauseMs: 800, crossfadeMs: 0, targetLufs: -16 });
 
@@ -93,10 +95,18 @@ export async function mergeChunks(chunks: readonly MergeChunk[], options: MergeO
     end: (offsets[index]! + piece.samples.length) / sampleRate,
   }));
   const merged = { samples, sampleRate };
-  if (!settings.normalize) return { pcm: merged, placements };
-  const normalized = await normalizeLoudness(merged, settings.targetLufs, undefined, options.signal);
-  // Placements must stay true: loudnorm's internal 192 kHz round trip may shift the length.
-  return { pcm: { samples: withLength(normalized.samples, samples.length), sampleRate }, placements };
+  const finished = settings.normalize ? await normalizeLoudness(merged, settings.targetLufs, TRUE_PEAK_CEILING_DBTP - 0.5, options.signal) : await underCeiling(merged, options.signal);
+  // Placements must stay true: a round trip through a higher rate may shift the length by a sample.
+  return { pcm: { samples: withLength(finished.samples, samples.length), sampleRate }, placements };
+}
+
+/**
+ * Limits true peaks to the ceiling when they pass it (loudnorm, above, limits them itself); audio
+ * already under it is left exactly as it is.
+ */
+async function underCeiling(pcm: Pcm, signal?: AbortSignal): Promise<Pcm> {
+  const { truePeakDb } = await measureLoudness(pcm, signal);
+  return truePeakDb > TRUE_PEAK_CEILING_DBTP ? filterPcm(pcm, truePeakLimiter(pcm.sampleRate), signal) : pcm;
 }
 
 /** Resamples only the chunks whose rate differs, keeping the length each rate implies exactly. */

@@ -3,6 +3,7 @@ import type { MixInput, PictureInput } from '../services/timeline-types.js';
 import { ProgramError } from '../util/run.js';
 import { QUIET } from './decode.js';
 import { CODEC_ARGS, encodedRate, writeAtomically, type AudioFormat } from './encode.js';
+import { truePeakLimiter } from './peak-ceiling.js';
 
 /**
  * Renders a timeline: its audible blocks mixed into one audio file (`renderAudio`), and that audio
@@ -38,7 +39,10 @@ export interface VideoRenderOptions extends RenderOptions {
 const DEFAULT_RATE = 48000;
 const FPS = 25;
 
-/** Mixes the inputs, each at its position with its trim, fades and gain, into one mono file. */
+/**
+ * Mixes the inputs, each at its position with its trim, fades and gain, into one mono file whose
+ * true peaks stay under TRUE_PEAK_CEILING_DBTP.
+ */
 export async function renderAudio(inputs: readonly MixInput[], options: AudioRenderOptions): Promise<void> {
   const rate = encodedRate(options.format, options.sampleRate ?? DEFAULT_RATE);
   const args = [
@@ -60,9 +64,10 @@ function mixGraph(inputs: readonly MixInput[], rate: number, duration: number): 
   if (inputs.length === 0) return `anullsrc=r=${rate}:cl=mono,${end}[out]`;
   const chains = inputs.map((input, i) => `[${i}:a:0]${blockFilters(input, rate)}[b${i}]`);
   const labels = inputs.map((_, i) => `[b${i}]`).join('');
-  // normalize=0: a block keeps its level however many others play at once, so overlaps sum.
+  // normalize=0: a block keeps its level however many others play at once, so overlaps sum, and
+  // the true-peak limiter keeps the sum from clipping.
   // apad + atrim: silence to the end when the last block ends early, a cut when one runs past.
-  const mix = `${labels}amix=inputs=${inputs.length}:normalize=0:dropout_transition=0,apad,${end}[out]`;
+  const mix = `${labels}amix=inputs=${inputs.length}:normalize=0:dropout_transition=0,${truePeakLimiter(rate)},apad,${end}[out]`;
   return [...chains, mix].join(';');
 }
 

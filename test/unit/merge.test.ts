@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { measureLoudness } from '../../src/audio/loudness.js';
 import { MERGE_DEFAULTS, mergeChunks, type MergeChunk } from '../../src/audio/merge.js';
 import { durationOf, rms, type Pcm } from '../../src/audio/pcm.js';
+import { TRUE_PEAK_CEILING_DBTP } from '../../src/audio/peak-ceiling.js';
 import { noise, sine } from './audio-signals.js';
 
 const RATE = 24000;
@@ -60,14 +61,15 @@ test('chunks are joined in order with sentence and paragraph pauses, placed wher
 
 test('edges next to a pause fade out and in, without changing the length', async () => {
   // A cosine starts at its peak and is cut mid-waveform: without fades both edges would click.
-  const loud = { samples: Float32Array.from({ length: RATE / 2 }, (_, i) => 0.9 * Math.cos((2 * Math.PI * 1000 * i) / RATE)), sampleRate: RATE };
+  // At 0.8 (-1.9 dBFS) it stays under the true-peak ceiling, which would otherwise reshape it.
+  const loud = { samples: Float32Array.from({ length: RATE / 2 }, (_, i) => 0.8 * Math.cos((2 * Math.PI * 1000 * i) / RATE)), sampleRate: RATE };
   const { pcm } = await mergeChunks([{ pcm: loud }, { pcm: loud }], { normalize: false, pauseMs: 100 });
   assertNear(durationOf(pcm), 1.1, MS, 'duration');
   const lastOfFirst = Math.round(0.5 * RATE) - 1;
   const firstOfSecond = Math.round(0.6 * RATE);
   assert.ok(Math.abs(pcm.samples[lastOfFirst]!) < 0.01, `fade-out ends at ${pcm.samples[lastOfFirst]}`);
   assert.ok(Math.abs(pcm.samples[firstOfSecond]!) < 0.01, `fade-in starts at ${pcm.samples[firstOfSecond]}`);
-  assert.ok(Math.abs(pcm.samples[0]!) > 0.8, 'the outer start is left alone');
+  assert.ok(Math.abs(pcm.samples[0]!) > 0.75, 'the outer start is left alone');
 });
 
 test('pause lengths are options', async () => {
@@ -144,4 +146,13 @@ test('a cancelled merge rejects with an AbortError', async () => {
   controller.abort();
   const chunks = [{ pcm: sine(300, 0.5, 16000) }, { pcm: sine(300, 0.5, 22050) }];
   await assert.rejects(mergeChunks(chunks, { signal: controller.signal }), { name: 'AbortError' });
+});
+
+test('a merge whose chunks would pass the true-peak ceiling is limited under it; the length is kept', async () => {
+  const loud = (seconds: number, seed: number) => ({ pcm: noise(seconds, RATE, 1.4, seed) });
+  const chunks = [loud(1, 4), loud(0.7, 5)];
+  const { pcm } = await mergeChunks(chunks, { normalize: false });
+  assertNear(durationOf(pcm), 1.7 + MERGE_DEFAULTS.pauseMs / 1000, MS, 'duration');
+  const { truePeakDb } = await measureLoudness(pcm);
+  assert.ok(truePeakDb <= TRUE_PEAK_CEILING_DBTP, `true peak ${truePeakDb} dBTP`);
 });

@@ -66,7 +66,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   if (config.corsOrigins.length > 0) {
     await app.register(cors, { origin: config.corsOrigins, methods: CORS_METHODS, allowedHeaders: ['content-type', 'x-api-key'], exposedHeaders: EXPOSED_HEADERS });
   }
-  await installRateLimits(app);
+  installRateLimits(app, services.keys);
   await installOpenApi(app);
   app.addSchema(ErrorEnvelopeSchema);
   await installUploads(app, { maxUploadBytes: config.maxUploadBytes, maxFiles: config.cloneMaxSamples });

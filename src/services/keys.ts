@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import type { Log } from '../log.js';
 import { bestEffort } from '../storage-full.js';
-import type { ApiKeyRecord, ApiKeyRepository } from '../store/api-key-repository.js';
+import type { ApiKeyRecord, ApiKeyRepository, BudgetLink } from '../store/api-key-repository.js';
 import { ALL_SCOPES, SCOPE_DEFAULT_LIMITS, type RateLimits, type Scope } from './scopes.js';
 import type { EventBus } from './events.js';
 
@@ -48,6 +48,7 @@ export function publicView(record: ApiKeyRecord) {
     created_at: record.createdAt,
     last_used_at: record.lastUsedAt,
     revoked_at: record.revokedAt,
+    created_by: record.createdBy,
   };
 }
 
@@ -73,7 +74,7 @@ export class KeyService {
     const scopes = [...new Set(input.scopes ?? caller?.scopes ?? ALL_SCOPES)];
     if (caller) assertScopesHeld(scopes, caller);
     const rateLimits = resolveLimits(scopes, input.rateLimits ?? {}, caller);
-    return this.insert(input.name, scopes, rateLimits, `${KEY_PREFIX}${randomBytes(SECRET_BYTES).toString('base64url')}`);
+    return this.insert(input.name, scopes, rateLimits, `${KEY_PREFIX}${randomBytes(SECRET_BYTES).toString('base64url')}`, caller?.keyId ?? null);
   }
 
   /** Creates the key given at start (TIMBRE_API_KEY) with all scopes, unless it already exists. */
@@ -83,7 +84,7 @@ export class KeyService {
     }
     const existing = this.findBySecret(secret);
     if (existing) return { created: false, record: existing };
-    const created = this.insert('bootstrap', ALL_SCOPES, resolveLimits(ALL_SCOPES, {}), secret);
+    const created = this.insert('bootstrap', ALL_SCOPES, resolveLimits(ALL_SCOPES, {}), secret, null);
     return { created: true, record: created.record };
   }
 
@@ -123,13 +124,19 @@ export class KeyService {
     return this.get(keyId);
   }
 
+  /** The key is refused from now on; keys it created keep sharing its budget (see ApiKeyRepository.delete). */
   delete(keyId: string, caller?: ApiKeyRecord): void {
     this.manageable(keyId, caller);
-    this.keys.delete(keyId);
+    this.keys.delete(keyId, now());
     this.events.publish({ type: 'key.deleted', data: { key_id: keyId }, audience: { internal: true } });
   }
 
-  private insert(name: string, scopes: Scope[], rateLimits: RateLimits, secret: string): CreatedKey {
+  /** The budgets a request of this key is counted against: its own, then its creator's, and so on up. */
+  budgetChain(keyId: string): BudgetLink[] {
+    return this.keys.budgetChain(keyId);
+  }
+
+  private insert(name: string, scopes: Scope[], rateLimits: RateLimits, secret: string, createdBy: string | null): CreatedKey {
     const record: ApiKeyRecord = {
       keyId: `key_${randomBytes(9).toString('base64url')}`,
       name,
@@ -140,6 +147,7 @@ export class KeyService {
       createdAt: now(),
       lastUsedAt: null,
       revokedAt: null,
+      createdBy,
     };
     this.keys.insert(record);
     return { record, secret };

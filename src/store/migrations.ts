@@ -176,4 +176,13 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 6,
+    name: 'keys remember the key that created them; deleted keys that still bound others stay as tombstones',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN created_by TEXT REFERENCES api_keys (key_id);
+      ALTER TABLE api_keys ADD COLUMN deleted_at TEXT;
+      CREATE INDEX api_keys_created_by ON api_keys (created_by);
+    `,
+  },
 ];

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
 import { promisify } from 'node:util';
+import { ALL_SCOPES } from '../../src/services/scopes.js';
 
 const BIN = fileURLToPath(new URL('../../bin/timbre.mjs', import.meta.url));
 const run = promisify(execFile);
@@ -129,6 +130,12 @@ export interface ServerFixture {
 }
 
 /**
+ * Keys a test mints from the admin key share its budget, so the admin gets room in every scope
+ * (later `--rate-limit` flags, a suite's own, override these).
+ */
+const GENEROUS_LIMITS = ALL_SCOPES.flatMap((scope) => ['--rate-limit', `${scope}=100000`]);
+
+/**
  * Starts the service before the tests of the enclosing suite (with an admin key made through the
  * CLI, so setting up costs no rate limit) and stops it after them.
  */
@@ -136,7 +143,7 @@ export function serverWithAdmin(options: { args?: string[]; keyArgs?: string[] }
   const fixture = {} as ServerFixture;
   before(async () => {
     fixture.server = await startTimbre({ args: options.args });
-    fixture.admin = await createKeyWithCli(fixture.server.dataDir, 'admin', options.keyArgs ?? ['--rate-limit', 'system:read=10000']);
+    fixture.admin = await createKeyWithCli(fixture.server.dataDir, 'admin', [...GENEROUS_LIMITS, ...(options.keyArgs ?? [])]);
   });
   after(async () => {
     await fixture.server.stop();

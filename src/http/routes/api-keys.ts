@@ -15,6 +15,7 @@ const ApiKeySchema = Type.Object(
     created_at: TimestampSchema,
     last_used_at: NullableTimestampSchema,
     revoked_at: NullableTimestampSchema,
+    created_by: Type.Union([Type.String(), Type.Null()], { description: 'The key that created this one; it shares that key’s budget (null: made by the owner)' }),
   },
   { $id: 'ApiKey' },
 );

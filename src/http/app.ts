@@ -5,7 +5,9 @@ import type { Config } from '../config.js';
 import type { Services } from '../services/index.js';
 import { installAuth } from './auth.js';
 import { installErrorHandling } from './error-handler.js';
-import { installHostGuard } from './host-guard.js';
+import { clientErrorHandler, frameworkErrors } from './framework-errors.js';
+import { allowedHostSet, installHostGuard } from './host-guard.js';
+import { installNumberGuard } from './number-guard.js';
 import { installOpenApi } from './openapi.js';
 import { installRateLimits } from './rate-limit.js';
 import { installUploads } from './uploads.js';
@@ -49,6 +51,10 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     },
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array' } },
     return503OnClosing: true,
+    frameworkErrors: frameworkErrors(allowedHostSet([...config.allowedHosts, config.host])),
+    clientErrorHandler,
+    // Ids are at most a few dozen characters; longer parameters are refused (414) before routing.
+    routerOptions: { maxParamLength: 500 },
     // Shutdown must not wait on clients that keep connections open.
     forceCloseConnections: true,
   });
@@ -67,6 +73,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     await app.register(cors, { origin: config.corsOrigins, methods: CORS_METHODS, allowedHeaders: ['content-type', 'x-api-key'], exposedHeaders: EXPOSED_HEADERS });
   }
   installRateLimits(app, services.keys);
+  installNumberGuard(app);
   await installOpenApi(app);
   app.addSchema(ErrorEnvelopeSchema);
   await installUploads(app, { maxUploadBytes: config.maxUploadBytes, maxFiles: config.cloneMaxSamples });

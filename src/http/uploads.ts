@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import { isStorageFull } from '../storage-full.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -97,9 +98,16 @@ function tooLarge(maxBytes: number): ApiError {
   return new ApiError(413, 'payload_too_large', `The file is larger than ${maxBytes} bytes`, { max_bytes: maxBytes });
 }
 
-/** The multipart library's own limits (parts, fields) answer 413 too; its other errors stay as they are. */
+/**
+ * The multipart library's own limits (parts, fields) answer 413; a body the parser cannot read
+ * (no boundary, cut short, malformed headers) is the client's: 400 `invalid_multipart`. Errors of
+ * the system (a full disk, a file that cannot be written) and our own stay as they are.
+ */
 function asApiError(error: unknown, maxBytes: number): unknown {
-  const status = (error as { statusCode?: number }).statusCode;
-  if (!(error instanceof ApiError) && status === 413) return new ApiError(413, 'payload_too_large', (error as Error).message, { max_bytes: maxBytes });
-  return error;
+  if (error instanceof ApiError || isStorageFull(error) || !(error instanceof Error)) return error;
+  const { statusCode, code } = error as Error & { statusCode?: number; code?: unknown };
+  if (statusCode === 413) return new ApiError(413, 'payload_too_large', error.message, { max_bytes: maxBytes });
+  const fromTheSystem = typeof code === 'string' && /^E[A-Z]+$/.test(code);
+  if (fromTheSystem) return error;
+  return new ApiError(400, 'invalid_multipart', 'The multipart/form-data body cannot be read', { reason: error.message });
 }

@@ -126,7 +126,9 @@ export const assetRoutes: FastifyPluginAsyncTypebox<{ assets: AssetService; conf
           await rm(upload.tempPath, { force: true });
         }
       }
-      const body = request.body as { asset_id?: string; path?: string };
+      // Without a content type Fastify validates no body at all.
+      const body = request.body as { asset_id?: string; path?: string } | undefined;
+      if (!body) throw new ApiError(400, 'invalid_request', 'Send a multipart file, or a JSON body with asset_id or path', { fields: [{ field: 'body', message: 'is required' }] });
       if (body.asset_id !== undefined) {
         const asset = assets.get(body.asset_id, callerOf(request).keyId);
         return present(await probeAudio(assets.absolutePath(asset)), 'asset', asset.originalName);

@@ -51,7 +51,8 @@ async function probeFile(path: string, signal?: AbortSignal): Promise<AudioInfo>
   try {
     ({ stdout } = await runChecked('ffprobe', args, { signal }));
   } catch (error) {
-    if (error instanceof ProgramError) throw unreadable(error.result.stderr.trim());
+    // ffprobe's own words name the file's path: the reason stays general.
+    if (error instanceof ProgramError) throw unreadable('not a file ffprobe can read');
     throw error;
   }
   const info = audioInfoOf(JSON.parse(stdout.toString('utf8')) as FfprobeOutput);

@@ -183,3 +183,24 @@ export class EngineError extends Error {
     this.name = 'EngineError';
   }
 }
+
+/**
+ * Engine failures whose text comes from a program or a library (its stderr, argument lists, file
+ * paths): outside the service they carry a fixed message and no details; the server log keeps the
+ * original.
+ */
+const OPAQUE_FAILURES: Record<string, string> = {
+  engine_failed: 'The engine failed on this request',
+  engine_crashed: 'The engine stopped working on this request; it has been restarted',
+};
+
+/** What of an engine error may be shown outside the service. */
+export function publicEngineError(error: EngineError): { code: string; message: string; details: Record<string, unknown> } {
+  const message = OPAQUE_FAILURES[error.code];
+  return message === undefined ? { code: error.code, message: error.message, details: error.details } : { code: error.code, message, details: {} };
+}
+
+/** Whether the server should log the error itself: the public form hides what it said. */
+export function isOpaqueEngineFailure(error: EngineError): boolean {
+  return error.code in OPAQUE_FAILURES;
+}

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { EngineError } from '../engines/types.js';
+import { EngineError, publicEngineError } from '../engines/types.js';
 import { ApiError, envelope } from '../errors.js';
 import { insufficientStorage, isStorageFull } from '../storage-full.js';
 import { engineErrorStatus } from './engine-error-status.js';
@@ -36,7 +36,10 @@ function fieldProblems(error: FastifyError): FieldProblem[] {
 export function toApiError(error: FastifyError | ApiError | Error): ApiError {
   if (error instanceof ApiError) return error;
   if (isStorageFull(error)) return insufficientStorage();
-  if (error instanceof EngineError) return new ApiError(engineErrorStatus(error.code), error.code, error.message, error.details);
+  if (error instanceof EngineError) {
+    const shown = publicEngineError(error);
+    return new ApiError(engineErrorStatus(error.code), shown.code, shown.message, shown.details);
+  }
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
     const fields = fieldProblems(fastifyError);

@@ -2,7 +2,8 @@ import { EngineError } from '../engines/types.js';
 import { ApiError } from '../errors.js';
 import type { EventBus } from '../services/events.js';
 import type { JobRepository } from '../store/job-repository.js';
-import { jobNotFound, newJobRecord, now, publishJobEvent, toJobError } from './records.js';
+import type { Log } from '../log.js';
+import { jobNotFound, needsLogging, newJobRecord, now, publishJobEvent, toJobError } from './records.js';
 import { queueStatus, type QueueStatus } from './status.js';
 import type { JobRecord, JobRunner, JobState, SubmitJob } from './types.js';
 
@@ -13,6 +14,8 @@ export interface JobQueueOptions {
   concurrency: number;
   /** Waiting jobs beyond which `submit` refuses with `queue_full`. */
   maxQueued: number;
+  /** Where failures that clients see only as a fixed message (bugs, engine failures) are logged. */
+  log?: Log;
 }
 
 /** Progress can be reported many times a second; SQLite only needs to be roughly current. */
@@ -271,6 +274,7 @@ export class JobQueue {
       this.finish(record, 'completed', record.result);
     } else {
       record.error = toJobError(outcome.error);
+      if (needsLogging(outcome.error)) this.options.log?.error({ err: outcome.error, job_id: record.id, kind: record.kind }, 'job failed');
       this.finish(record, 'failed', { error: record.error });
     }
     this.schedulePump();

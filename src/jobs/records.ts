@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { EngineError } from '../engines/types.js';
+import { EngineError, isOpaqueEngineFailure, publicEngineError } from '../engines/types.js';
 import { ApiError } from '../errors.js';
 import type { Audience, EventBus } from '../services/events.js';
 import { insufficientStorage, isStorageFull } from '../storage-full.js';
@@ -33,8 +33,9 @@ export function newJobRecord(input: SubmitJob): JobRecord {
 export function toJobError(error: unknown): JobError {
   if (error instanceof ApiError) return { code: error.code, message: error.message, details: error.details, status: error.statusCode };
   if (isStorageFull(error)) return toJobError(insufficientStorage());
-  if (error instanceof EngineError) return { code: error.code, message: error.message, details: error.details };
-  return { code: 'internal_error', message: error instanceof Error ? error.message : String(error), details: {} };
+  if (error instanceof EngineError) return publicEngineError(error);
+  // What a bug said stays in the server log (see JobQueue): it may name files or internals.
+  return { code: 'internal_error', message: 'The job failed because of an error in the service', details: {} };
 }
 
 export function jobNotFound(jobId: string): ApiError {
@@ -48,4 +49,10 @@ export function jobNotFound(jobId: string): ApiError {
 export function publishJobEvent(events: EventBus, record: JobRecord, type: string, data: Record<string, unknown>): void {
   const audience: Audience = record.ownerKeyId === null ? { everyone: true } : { keyId: record.ownerKeyId };
   events.publish({ type, audience, data: { ...data, job_id: record.id, kind: record.kind, task_id: record.taskId } });
+}
+
+/** Whether a job's failure hides what caused it from clients, so the server must log the cause. */
+export function needsLogging(error: unknown): boolean {
+  if (error instanceof ApiError || isStorageFull(error)) return false;
+  return !(error instanceof EngineError) || isOpaqueEngineFailure(error);
 }

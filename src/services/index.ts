@@ -93,7 +93,7 @@ export function createServices(config: Config): Services {
     refreshMs: 5 * 60 * 1000,
     log,
   });
-  const queue = new JobQueue({ jobs: new JobRepository(db, kept), events, concurrency: config.queueConcurrency, maxQueued: config.queueMaxQueued });
+  const queue = new JobQueue({ jobs: new JobRepository(db, kept), events, concurrency: config.queueConcurrency, maxQueued: config.queueMaxQueued, log });
   system.registerStatusSection('queue', () => {
     const { concurrency, running, queued } = queue.status();
     return { concurrency, running: running.length, queued: queued.length };

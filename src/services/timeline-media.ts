@@ -44,7 +44,8 @@ export async function probePicture(path: string, originalName?: string): Promise
     const { stdout } = await runChecked('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path]);
     output = JSON.parse(stdout.toString('utf8')) as FfprobeOutput;
   } catch (error) {
-    if (error instanceof ProgramError) throw unreadable(error.result.stderr.trim() || 'ffprobe cannot read the file');
+    // ffprobe's own words name the file's path: the reason stays general.
+    if (error instanceof ProgramError) throw unreadable('not a file ffprobe can read');
     throw error;
   }
   const format = output.format?.format_name ?? '';

@@ -3,7 +3,7 @@
  * inconsistently (or spell them out), so Timbre turns them into words first, per language.
  *
  * Every language gets the same clean-up: NFC (so "é" is one character whichever way it was typed),
- * invisible characters removed, whitespace collapsed. Sentence punctuation stays: synthesizers use
+ * invisible characters removed, control characters read as spaces, whitespace collapsed. Sentence punctuation stays: synthesizers use
  * it for pauses and intonation.
  *
  * Adding a language: write `(text: string) => string` for it (a `numbers-xx.ts` with
@@ -69,6 +69,8 @@ const LANGUAGE_RULES: Record<string, LanguageRules> = {
 export const NORMALIZED_LANGUAGES: readonly string[] = Object.keys(LANGUAGE_RULES);
 
 const INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
+/** Control characters other than whitespace (NUL, escape, C1 codes): no engine reads them, some programs refuse them. */
+const CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F]/g;
 const ANY_SPACE = /\s+/g;
 // No-break spaces are kept until the rules have run: French uses them inside numbers.
 const BREAKING_SPACE = /[^\S\u00A0\u202F]+/g;
@@ -83,7 +85,7 @@ function collapseWhitespace(text: string, runs: RegExp): string {
  * `de-DE`), NFC-normalised and with whitespace collapsed. Unknown languages get only the clean-up.
  */
 export function normalizeText(text: string, language: string): string {
-  const cleaned = collapseWhitespace(text.normalize('NFC').replace(INVISIBLE, ''), BREAKING_SPACE);
+  const cleaned = collapseWhitespace(text.normalize('NFC').replace(INVISIBLE, '').replace(CONTROL, ' '), BREAKING_SPACE);
   const rules = LANGUAGE_RULES[language.split(/[-_]/)[0]!.toLowerCase()];
   return collapseWhitespace(rules ? rules(cleaned) : cleaned, ANY_SPACE);
 }

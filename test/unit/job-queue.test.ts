@@ -267,7 +267,7 @@ describe('JobQueue', () => {
     assert.deepEqual(jobs.findById(engine.id)?.error, failed.error);
     assert.deepEqual(eventsOf(engine.id).at(-1)?.data.error, failed.error);
     assert.equal((await queue.wait(api.id)).error?.code, 'text_empty');
-    assert.deepEqual((await queue.wait(plain.id)).error, { code: 'internal_error', message: 'boom', details: {} });
+    assert.deepEqual((await queue.wait(plain.id)).error, { code: 'internal_error', message: 'The job failed because of an error in the service', details: {} }, 'what a bug said stays in the log');
     assert.deepEqual(typesOf(plain.id), ['job.queued', 'job.started', 'job.failed']);
   });
 

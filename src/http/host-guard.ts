@@ -15,19 +15,28 @@ export function isLoopbackName(name: string): boolean {
   return name === '::1';
 }
 
+/** Why a request with this Host header is refused, or undefined when the host is ours. */
+export function hostRefusal(header: string | undefined, allowed: ReadonlySet<string>): ApiError | undefined {
+  const name = header ? hostName(header) : '';
+  if (name && (isLoopbackName(name) || allowed.has(name))) return undefined;
+  return new ApiError(403, 'host_not_allowed', 'The Host header names a host this service does not answer for', {
+    host: header ?? null,
+    hint: 'Use localhost or 127.0.0.1, or add the name to TIMBRE_ALLOWED_HOSTS',
+  });
+}
+
+export function allowedHostSet(allowedHosts: readonly string[]): ReadonlySet<string> {
+  return new Set(allowedHosts.map((host) => host.toLowerCase()));
+}
+
 /**
  * Refuses requests whose Host is not a loopback name or a configured one, so a web page whose
  * DNS name was rebound to 127.0.0.1 cannot talk to the service from the user's browser.
  */
 export function installHostGuard(app: FastifyInstance, allowedHosts: readonly string[]): void {
-  const allowed = new Set(allowedHosts.map((host) => host.toLowerCase()));
+  const allowed = allowedHostSet(allowedHosts);
   app.addHook('onRequest', async (request) => {
-    const header = request.headers.host;
-    const name = header ? hostName(header) : '';
-    if (name && (isLoopbackName(name) || allowed.has(name))) return;
-    throw new ApiError(403, 'host_not_allowed', 'The Host header names a host this service does not answer for', {
-      host: header ?? null,
-      hint: 'Use localhost or 127.0.0.1, or add the name to TIMBRE_ALLOWED_HOSTS',
-    });
+    const refusal = hostRefusal(request.headers.host, allowed);
+    if (refusal) throw refusal;
   });
 }

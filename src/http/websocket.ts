@@ -1,6 +1,7 @@
 import type {} from '@fastify/websocket';
 import type { FastifyPluginAsync } from 'fastify';
 import { WebSocket } from 'ws';
+import { ApiError } from '../errors.js';
 import { isVisibleTo, type EventBus, type EventMessage } from '../services/events.js';
 import { TIMBRE_VERSION } from '../version.js';
 import { callerOf } from './auth.js';
@@ -91,13 +92,9 @@ class Connection {
  * and pings the peer so dead connections are dropped.
  */
 export const websocketRoutes: FastifyPluginAsync<{ events: EventBus; limits: WebSocketLimits }> = async (app, { events, limits }) => {
-  // @fastify/websocket hides its routes from the OpenAPI document; /ws is part of the interface, so list it.
-  app.addHook('onRoute', (route) => {
-    if (route.websocket && route.schema) route.schema.hide = false;
-  });
-
-  app.get('/ws', {
-    websocket: true,
+  app.route({
+    method: 'GET',
+    url: '/ws',
     // Browsers cannot set headers on a WebSocket handshake, so the key may come in the query.
     config: { scope: 'ws:connect', keyInQuery: true },
     schema: {
@@ -105,10 +102,14 @@ export const websocketRoutes: FastifyPluginAsync<{ events: EventBus; limits: Web
       summary: 'Real-time events (WebSocket)',
       description:
         'Upgrade to a WebSocket. Send the key in X-API-Key or, from browsers, in the api_key query parameter. ' +
-        'Messages are JSON {"type", "data", "ts"}; the first is hello.',
+        'Messages are JSON {"type", "data", "ts"}; the first is hello. A plain GET gets 426 upgrade_required.',
       querystring: { type: 'object', properties: { api_key: { type: 'string' } } },
     },
-  }, (socket, request) => {
+    handler: async (_request, reply) => {
+      reply.header('upgrade', 'websocket');
+      throw new ApiError(426, 'upgrade_required', 'GET /ws is a WebSocket endpoint: connect with Upgrade: websocket');
+    },
+    wsHandler: (socket, request) => {
       const key = callerOf(request);
       const connection = new Connection(socket, limits);
       let alive = true;
@@ -142,5 +143,6 @@ export const websocketRoutes: FastifyPluginAsync<{ events: EventBus; limits: Web
       });
 
       connection.reply('hello', { server: 'timbre', version: TIMBRE_VERSION, key_id: key.keyId, ping_seconds: limits.pingSeconds });
+    },
   });
 };

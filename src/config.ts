@@ -33,6 +33,10 @@ export interface Config {
   queueMaxQueued: number;
   /** Largest uploaded file (multipart). */
   maxUploadBytes: number;
+  /** Largest voice archive (import and preview), streamed to disk. */
+  maxArchiveBytes: number;
+  /** Bytes the entries of a voice archive may inflate to, together (counted as they inflate). */
+  maxArchiveExpandedBytes: number;
   /** Days an unused asset is kept; 0 keeps assets until deleted. */
   assetRetentionDays: number;
   /** Folders whose files `audio-duration` may read by path; empty disables local paths. */
@@ -96,6 +100,8 @@ export const SETTINGS = [
   { key: 'queueConcurrency', env: 'TIMBRE_QUEUE_CONCURRENCY', flag: 'queue-concurrency', description: 'Jobs running at once', parse: integer(1, 64) },
   { key: 'queueMaxQueued', env: 'TIMBRE_QUEUE_MAX', flag: 'queue-max', description: 'Jobs allowed to wait', parse: integer(1, 100_000) },
   { key: 'maxUploadBytes', env: 'TIMBRE_MAX_UPLOAD_BYTES', flag: 'max-upload-bytes', description: 'Largest uploaded file', parse: integer(1024, 2 ** 40) },
+  { key: 'maxArchiveBytes', env: 'TIMBRE_MAX_ARCHIVE_BYTES', flag: 'max-archive-bytes', description: 'Largest voice archive to import', parse: integer(1024, 2 ** 40) },
+  { key: 'maxArchiveExpandedBytes', env: 'TIMBRE_MAX_ARCHIVE_EXPANDED_BYTES', flag: 'max-archive-expanded-bytes', description: 'Bytes a voice archive may inflate to', parse: integer(1024, 2 ** 40) },
   { key: 'assetRetentionDays', env: 'TIMBRE_ASSET_RETENTION_DAYS', flag: 'asset-retention-days', description: 'Days unused assets are kept (0: forever)', parse: integer(0, 36_500) },
   { key: 'localPathRoots', env: 'TIMBRE_LOCAL_PATH_ROOTS', flag: 'local-path-roots', description: 'Folders audio-duration may read by path', parse: list },
   { key: 'allowPrivateDownloads', env: 'TIMBRE_ALLOW_PRIVATE_DOWNLOADS', flag: 'allow-private-downloads', description: 'Let downloads reach private addresses', parse: boolean },
@@ -136,6 +142,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     queueConcurrency: 1,
     queueMaxQueued: 100,
     maxUploadBytes: 200 * 1024 * 1024,
+    maxArchiveBytes: 200 * 1024 * 1024,
+    maxArchiveExpandedBytes: 1024 * 1024 * 1024,
     assetRetentionDays: 30,
     localPathRoots: [],
     allowPrivateDownloads: false,

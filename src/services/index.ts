@@ -81,6 +81,7 @@ export function createServices(config: Config): Services {
     dataDir: config.dataDir,
     presets: enginePresets(engines, config.modelsDir),
     refreshMs: 5 * 60 * 1000,
+    archiveLimits: { maxExpandedBytes: config.maxArchiveExpandedBytes },
   });
   const queue = new JobQueue({ jobs: new JobRepository(db), events, concurrency: config.queueConcurrency, maxQueued: config.queueMaxQueued });
   system.registerStatusSection('queue', () => {

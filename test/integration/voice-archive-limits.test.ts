@@ -100,7 +100,7 @@ describe('voice archive limits', () => {
     assert.deepEqual(huge.body.error.details.problems.map((problem: { code: string }) => problem.code), ['entry_too_large']);
   });
 
-  test('an honest archive near the size limit is imported without stalling others or being held in memory', async () => {
+  test('an honest archive near the size limit is imported, and exported again, without stalling others or being held in memory', async () => {
     const ids = ['voice_near1', 'voice_near2', 'voice_near3', 'voice_near4'];
     // Four 16 MB samples (500 s at 16 kHz), stored: a 64 MB archive.
     const sample = encodeWav({ samples: Float32Array.from({ length: 16000 * 500 }, (_, i) => Math.sin(i / 9) * 0.3), sampleRate: 16000 });
@@ -114,6 +114,21 @@ describe('voice archive limits', () => {
     const voice = (await request(fixture.server.url, 'GET', '/api/voices/voice_near4', { key: fixture.admin.key })).body;
     assert.equal(voice.samples[0].duration, 500);
     assert.deepEqual(await leftovers(), []);
+
+    // Exporting them streams the zip from the files: counted here, never held by the service.
+    const exported = await whileWatching(fixture.server, fixture.admin.key, async () => {
+      const response = await fetch(new URL('/api/voices/export', fixture.server.url), {
+        method: 'POST',
+        headers: { 'x-api-key': fixture.admin.key, 'content-type': 'application/json' },
+        body: JSON.stringify({ voice_ids: ids }),
+      });
+      let bytes = 0;
+      for await (const chunk of response.body!) bytes += chunk.length;
+      return bytes;
+    });
+    assert.ok(exported.result > 4 * sample.length, `${exported.result} bytes exported`);
+    assert.ok(exported.slowestMs < 1000, `another request waited ${Math.round(exported.slowestMs)} ms`);
+    assert.ok(exported.rssGrowthBytes < 100 * MIB, `resident memory grew by ${Math.round(exported.rssGrowthBytes / MIB)} MB`);
   });
 
   test('an archive over TIMBRE_MAX_ARCHIVE_BYTES gets 413, whether it says its length or not', async () => {

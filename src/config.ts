@@ -21,6 +21,8 @@ export interface Config {
   enginePoolSize: number;
   /** A single engine job running longer is killed (`engine_timeout`). */
   engineTimeoutSeconds: number;
+  /** A built-in engine's program running longer on one piece of text (at most 1000 bytes) fails the job (`engine_piece_timeout`). */
+  enginePieceSeconds: number;
   /** Engines unused this long are unloaded. */
   engineIdleSeconds: number;
   /** Resident memory an engine host may use before its job fails (`engine_out_of_memory`). */
@@ -94,6 +96,7 @@ export const SETTINGS = [
   { key: 'logLevel', env: 'TIMBRE_LOG_LEVEL', flag: 'log-level', description: 'fatal, error, warn, info, debug', parse: text },
   { key: 'enginePoolSize', env: 'TIMBRE_ENGINE_POOL_SIZE', flag: 'engine-pool-size', description: 'Engine host processes', parse: integer(1, 64) },
   { key: 'engineTimeoutSeconds', env: 'TIMBRE_ENGINE_TIMEOUT_SECONDS', flag: 'engine-timeout-seconds', description: 'Longest engine job', parse: integer(1, 86_400) },
+  { key: 'enginePieceSeconds', env: 'TIMBRE_ENGINE_PIECE_SECONDS', flag: 'engine-piece-seconds', description: 'Longest built-in engine run on one piece of text', parse: integer(1, 86_400) },
   { key: 'engineIdleSeconds', env: 'TIMBRE_ENGINE_IDLE_SECONDS', flag: 'engine-idle-seconds', description: 'Idle time before an engine unloads', parse: integer(1, 86_400) },
   { key: 'engineMemoryMb', env: 'TIMBRE_ENGINE_MEMORY_MB', flag: 'engine-memory-mb', description: 'Memory limit of an engine host', parse: integer(64, 1 << 20) },
   { key: 'maxTextChars', env: 'TIMBRE_MAX_TEXT_CHARS', flag: 'max-text-chars', description: 'Longest text per generation', parse: integer(1, 1_000_000) },
@@ -136,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     logLevel: 'info',
     enginePoolSize: 1,
     engineTimeoutSeconds: 600,
+    enginePieceSeconds: 120,
     engineIdleSeconds: 300,
     engineMemoryMb: 8192,
     maxTextChars: 5000,

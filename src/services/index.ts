@@ -65,6 +65,7 @@ export function createServices(config: Config): Services {
     modelsDir: config.modelsDir,
     poolSize: config.enginePoolSize,
     jobTimeoutMs: config.engineTimeoutSeconds * 1000,
+    pieceTimeoutSeconds: config.enginePieceSeconds,
     idleUnloadSeconds: config.engineIdleSeconds,
     memoryLimitBytes: config.engineMemoryMb * 1024 * 1024,
     cancelGraceMs: 2000,

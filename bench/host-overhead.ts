@@ -22,7 +22,7 @@ export async function benchHostOverhead(descriptor: EngineDescriptor<Synthesizer
   const synthesizer = await descriptor.load();
   const voice = (await englishVoice(synthesizer))!.id;
   const request = { text: SHORT_TEXT, voice };
-  const host = new EngineHost({ modelsDir, poolSize: 1, jobTimeoutMs: 60_000, idleUnloadSeconds: 300, memoryLimitBytes: 8 * 1024 ** 3, cancelGraceMs: 2000 });
+  const host = new EngineHost({ modelsDir, poolSize: 1, jobTimeoutMs: 60_000, pieceTimeoutSeconds: 120, idleUnloadSeconds: 300, memoryLimitBytes: 8 * 1024 ** 3, cancelGraceMs: 2000 });
   try {
     const [direct, viaHost] = await interleavedMeans(
       () => synthesizer.synthesize(request, job()),

@@ -25,6 +25,8 @@ export interface Config {
   enginePoolSize: number;
   /** A single engine job running longer is killed (`engine_timeout`). */
   engineTimeoutSeconds: number;
+  /** A built-in engine's program running longer on one piece of text (at most 1000 bytes) fails the job (`engine_piece_timeout`). */
+  enginePieceSeconds: number;
   /** Engines unused this long are unloaded. */
   engineIdleSeconds: number;
   /** Resident memory an engine host may use before its job fails (`engine_out_of_memory`). */
@@ -37,6 +39,10 @@ export interface Config {
   queueMaxQueued: number;
   /** Largest uploaded file (multipart). */
   maxUploadBytes: number;
+  /** Largest voice archive (import and preview), streamed to disk. */
+  maxArchiveBytes: number;
+  /** Bytes the entries of a voice archive may inflate to, together (counted as they inflate). */
+  maxArchiveExpandedBytes: number;
   /** Days an unused asset is kept; 0 keeps assets until deleted. */
   assetRetentionDays: number;
   /** Folders whose files `audio-duration` may read by path; empty disables local paths. */
@@ -96,12 +102,15 @@ export const SETTINGS = [
   { key: 'logLevel', env: 'TIMBRE_LOG_LEVEL', flag: 'log-level', description: 'fatal, error, warn, info, debug', parse: text },
   { key: 'enginePoolSize', env: 'TIMBRE_ENGINE_POOL_SIZE', flag: 'engine-pool-size', description: 'Engine host processes', parse: integer(1, 64) },
   { key: 'engineTimeoutSeconds', env: 'TIMBRE_ENGINE_TIMEOUT_SECONDS', flag: 'engine-timeout-seconds', description: 'Longest engine job', parse: integer(1, 86_400) },
+  { key: 'enginePieceSeconds', env: 'TIMBRE_ENGINE_PIECE_SECONDS', flag: 'engine-piece-seconds', description: 'Longest built-in engine run on one piece of text', parse: integer(1, 86_400) },
   { key: 'engineIdleSeconds', env: 'TIMBRE_ENGINE_IDLE_SECONDS', flag: 'engine-idle-seconds', description: 'Idle time before an engine unloads', parse: integer(1, 86_400) },
   { key: 'engineMemoryMb', env: 'TIMBRE_ENGINE_MEMORY_MB', flag: 'engine-memory-mb', description: 'Memory limit of an engine host', parse: integer(64, 1 << 20) },
   { key: 'maxTextChars', env: 'TIMBRE_MAX_TEXT_CHARS', flag: 'max-text-chars', description: 'Longest text per generation', parse: integer(1, 1_000_000) },
   { key: 'queueConcurrency', env: 'TIMBRE_QUEUE_CONCURRENCY', flag: 'queue-concurrency', description: 'Jobs running at once', parse: integer(1, 64) },
   { key: 'queueMaxQueued', env: 'TIMBRE_QUEUE_MAX', flag: 'queue-max', description: 'Jobs allowed to wait', parse: integer(1, 100_000) },
   { key: 'maxUploadBytes', env: 'TIMBRE_MAX_UPLOAD_BYTES', flag: 'max-upload-bytes', description: 'Largest uploaded file', parse: integer(1024, 2 ** 40) },
+  { key: 'maxArchiveBytes', env: 'TIMBRE_MAX_ARCHIVE_BYTES', flag: 'max-archive-bytes', description: 'Largest voice archive to import', parse: integer(1024, 2 ** 40) },
+  { key: 'maxArchiveExpandedBytes', env: 'TIMBRE_MAX_ARCHIVE_EXPANDED_BYTES', flag: 'max-archive-expanded-bytes', description: 'Bytes a voice archive may inflate to', parse: integer(1024, 2 ** 40) },
   { key: 'assetRetentionDays', env: 'TIMBRE_ASSET_RETENTION_DAYS', flag: 'asset-retention-days', description: 'Days unused assets are kept (0: forever)', parse: integer(0, 36_500) },
   { key: 'localPathRoots', env: 'TIMBRE_LOCAL_PATH_ROOTS', flag: 'local-path-roots', description: 'Folders audio-duration may read by path', parse: list },
   { key: 'allowPrivateDownloads', env: 'TIMBRE_ALLOW_PRIVATE_DOWNLOADS', flag: 'allow-private-downloads', description: 'Let downloads reach private addresses', parse: boolean },
@@ -149,12 +158,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     logLevel: 'info',
     enginePoolSize: 1,
     engineTimeoutSeconds: 600,
+    enginePieceSeconds: 120,
     engineIdleSeconds: 300,
     engineMemoryMb: 8192,
     maxTextChars: 5000,
     queueConcurrency: 1,
     queueMaxQueued: 100,
     maxUploadBytes: 200 * 1024 * 1024,
+    maxArchiveBytes: 200 * 1024 * 1024,
+    maxArchiveExpandedBytes: 1024 * 1024 * 1024,
     assetRetentionDays: 30,
     localPathRoots: [],
     allowPrivateDownloads: false,

@@ -1,38 +1,95 @@
+import { open } from 'node:fs/promises';
 import type { Pcm } from './pcm.js';
+
+interface WavFormat {
+  audioFormat: number;
+  channels: number;
+  sampleRate: number;
+  bitsPerSample: number;
+}
+
+/** Where a WAV's samples are: its format and the byte range of its data chunk. */
+interface WavLayout {
+  format: WavFormat;
+  dataStart: number;
+  dataEnd: number;
+}
+
+/** What a WAV file holds, read from its header alone. */
+export interface WavInfo {
+  sampleRate: number;
+  channels: number;
+  /** Sample frames (one sample per channel) in the data chunk. */
+  frames: number;
+  /** Seconds. */
+  duration: number;
+}
+
+/** Chunks before the data chunk (fmt, LIST, …) must fit in this many bytes for readWavInfo. */
+const HEADER_BYTES = 64 * 1024;
+
+/**
+ * Finds the format and the data chunk in `head`, the first bytes of a WAV of `totalBytes` bytes.
+ * A data chunk whose size is a streaming placeholder, or runs past the file, ends with the file.
+ */
+function wavLayout(head: Buffer, totalBytes: number): WavLayout {
+  if (head.length < 12 || head.toString('ascii', 0, 4) !== 'RIFF' || head.toString('ascii', 8, 12) !== 'WAVE') {
+    throw new Error('not a RIFF/WAVE file');
+  }
+  let offset = 12;
+  let format: WavFormat | undefined;
+  while (offset + 8 <= head.length) {
+    const id = head.toString('ascii', offset, offset + 4);
+    const size = head.readUInt32LE(offset + 4);
+    const body = offset + 8;
+    if (id === 'fmt ') {
+      if (body + 16 > head.length) throw new Error('WAV fmt chunk is cut short');
+      const tag = head.readUInt16LE(body);
+      format = {
+        audioFormat: tag === 0xfffe && body + 26 <= head.length ? head.readUInt16LE(body + 24) : tag,
+        channels: head.readUInt16LE(body + 2),
+        sampleRate: head.readUInt32LE(body + 4),
+        bitsPerSample: head.readUInt16LE(body + 14),
+      };
+      sampleReader(format.audioFormat, format.bitsPerSample);
+      if (format.channels === 0) throw new Error('WAV format has no channels');
+    } else if (id === 'data') {
+      if (!format) throw new Error('WAV data chunk before fmt chunk');
+      return { format, dataStart: body, dataEnd: Math.min(totalBytes, body + size) };
+    }
+    offset = body + size + (size % 2);
+  }
+  throw new Error(totalBytes > head.length ? `WAV header is longer than ${HEADER_BYTES} bytes` : 'WAV file has no data chunk');
+}
 
 /**
  * Reads a PCM WAV (8/16/24/32-bit integer or 32-bit float, any channel count; channels are
  * averaged to mono). A data chunk whose size is a streaming placeholder is read to the end.
  */
 export function parseWav(buffer: Buffer): Pcm {
-  if (buffer.length < 12 || buffer.toString('ascii', 0, 4) !== 'RIFF' || buffer.toString('ascii', 8, 12) !== 'WAVE') {
-    throw new Error('not a RIFF/WAVE file');
-  }
-  let offset = 12;
-  let format: { audioFormat: number; channels: number; sampleRate: number; bitsPerSample: number } | undefined;
-  while (offset + 8 <= buffer.length) {
-    const id = buffer.toString('ascii', offset, offset + 4);
-    const size = buffer.readUInt32LE(offset + 4);
-    const body = offset + 8;
-    if (id === 'fmt ') {
-      const tag = buffer.readUInt16LE(body);
-      format = {
-        audioFormat: tag === 0xfffe ? buffer.readUInt16LE(body + 24) : tag,
-        channels: buffer.readUInt16LE(body + 2),
-        sampleRate: buffer.readUInt32LE(body + 4),
-        bitsPerSample: buffer.readUInt16LE(body + 14),
-      };
-    } else if (id === 'data') {
-      if (!format) throw new Error('WAV data chunk before fmt chunk');
-      const end = Math.min(buffer.length, body + size);
-      return { samples: decodeFrames(buffer.subarray(body, end), format), sampleRate: format.sampleRate };
-    }
-    offset = body + size + (size % 2);
-  }
-  throw new Error('WAV file has no data chunk');
+  const { format, dataStart, dataEnd } = wavLayout(buffer, buffer.length);
+  return { samples: decodeFrames(buffer.subarray(dataStart, dataEnd), format), sampleRate: format.sampleRate };
 }
 
-function decodeFrames(data: Buffer, format: { audioFormat: number; channels: number; bitsPerSample: number }): Float32Array {
+/**
+ * Describes a WAV file from its header (the chunks before its samples, at most 64 KB), without
+ * reading the samples: for files too large to hold in memory. Same formats as parseWav.
+ */
+export async function readWavInfo(path: string): Promise<WavInfo> {
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    const head = Buffer.alloc(Math.min(size, HEADER_BYTES));
+    await file.read(head, 0, head.length, 0);
+    const { format, dataStart, dataEnd } = wavLayout(head, size);
+    const frames = Math.floor(Math.max(0, dataEnd - dataStart) / ((format.bitsPerSample / 8) * format.channels));
+    return { sampleRate: format.sampleRate, channels: format.channels, frames, duration: format.sampleRate > 0 ? frames / format.sampleRate : 0 };
+  } finally {
+    await file.close();
+  }
+}
+
+function decodeFrames(data: Buffer, format: WavFormat): Float32Array {
   const bytes = format.bitsPerSample / 8;
   const frameBytes = bytes * format.channels;
   const frames = Math.floor(data.length / frameBytes);

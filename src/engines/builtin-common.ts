@@ -34,9 +34,30 @@ export const MAX_SPEED = 2;
  */
 export const PIECE_BYTES = 1000;
 
+/**
+ * Longest word, in UTF-8 bytes, that reaches an engine program; longer ones are cut (see
+ * breakLongWords). No real word is this long (German's longest compounds have about 80 letters),
+ * but such runs break the programs: pico2wave spins forever on 128 two-byte letters in a row
+ * (`é`×128), espeak-ng overflows a buffer on 170 bytes of letters and dots (`a.b.c.…`), and
+ * Festival's time grows with the square of a word's length.
+ */
+export const MAX_WORD_BYTES = 100;
+
+/** Punctuation marks and symbols in a row (spaces between them aside) that reach an engine. */
+const MAX_PUNCTUATION_RUN = 3;
+const PUNCTUATION_RUN = new RegExp(`[\\p{P}\\p{S}](?:\\s*[\\p{P}\\p{S}]){${MAX_PUNCTUATION_RUN},}`, 'gu');
+
+/** Default for BuiltinOptions.pieceTimeoutMs (TIMBRE_ENGINE_PIECE_SECONDS). */
+export const PIECE_TIMEOUT_MS = 120_000;
+
 export interface BuiltinOptions {
   /** Where per-call temporary directories are made; the OS temp directory by default. */
   tempRoot?: string;
+  /**
+   * Longest a program may run on one piece of text; past it the job fails with
+   * `engine_piece_timeout`, so no text can hold the queue until the engine timeout.
+   */
+  pieceTimeoutMs?: number;
 }
 
 /** One program run: a piece of the request's text, already made safe for the engine. */
@@ -89,6 +110,29 @@ export function asciiPlainText(text: string): string {
   return stripAngleBrackets(asciiFold(text));
 }
 
+/**
+ * Shortens every run of more than three punctuation marks or symbols (`!!!!!!`, `. . . . .`) to
+ * its first three. Text never needs more, and engines pause at each: pico made 4.6 minutes of
+ * silence of 2,500 dots, and Festival's diphone voices crash on a hundred in a row.
+ */
+export function shortenPunctuationRuns(text: string): string {
+  return text.replace(PUNCTUATION_RUN, (run) => Array.from(run.matchAll(/[\p{P}\p{S}]/gu), ([mark]) => mark).slice(0, MAX_PUNCTUATION_RUN).join(''));
+}
+
+/**
+ * Cuts every word longer than maxBytes of UTF-8 into parts of at most maxBytes, separated by
+ * spaces. Words are as Intl.Segmenter finds them, so scripts written without spaces (Chinese,
+ * Japanese, Thai) are cut only within an overlong word of their own, never between their words.
+ */
+export function breakLongWords(text: string, maxBytes = MAX_WORD_BYTES): string {
+  const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+  let broken = '';
+  for (const { segment } of segmenter.segment(text)) {
+    broken += Buffer.byteLength(segment) > maxBytes && !/\s/u.test(segment) ? partsWithin(segment, maxBytes).join(' ') : segment;
+  }
+  return broken;
+}
+
 /** Splits text at sentence boundaries into pieces of at most maxBytes UTF-8 bytes each. */
 export function splitIntoPieces(text: string, maxBytes = PIECE_BYTES): string[] {
   const pieces: string[] = [];
@@ -121,6 +165,17 @@ function splitOversized(sentence: string, maxBytes: number): string[] {
     rest = rest.slice(cut);
   }
   parts.push(rest);
+  return parts;
+}
+
+/** Consecutive parts of `text` of at most maxBytes each, cut between code points. */
+function partsWithin(text: string, maxBytes: number): string[] {
+  const parts: string[] = [];
+  for (let rest = text; rest; ) {
+    const part = prefixWithin(rest, maxBytes);
+    parts.push(part);
+    rest = rest.slice(part.length);
+  }
   return parts;
 }
 
@@ -185,13 +240,15 @@ export function createBuiltinSynthesizer(engine: BuiltinEngine, options: Builtin
       throw error;
     }));
   const tempRoot = options.tempRoot ?? tmpdir();
+  const pieceTimeoutMs = options.pieceTimeoutMs ?? PIECE_TIMEOUT_MS;
 
   async function synthesize(request: SynthesisRequest, context: JobContext): Promise<SynthesisResult> {
     const voice = (await listVoices()).find((candidate) => candidate.id === request.voice);
     if (!voice) throw new EngineError('voice_not_found', `No ${engine.capabilities.engine} voice ${request.voice}`, { voice: request.voice });
     requireSpeakableText(request.text);
     // Checked again after preparation: ASCII folding leaves nothing of, say, Chinese text.
-    const text = requireSpeakableText(engine.prepareText ? engine.prepareText(request.text) : request.text);
+    const prepared = engine.prepareText ? engine.prepareText(request.text) : request.text;
+    const text = requireSpeakableText(breakLongWords(shortenPunctuationRuns(prepared)));
     const pieces = splitIntoPieces(text);
     const speed = clampSpeed(request.speed);
     const pitch = clampPitch(request.pitch, engine.capabilities.pitch);
@@ -200,7 +257,7 @@ export function createBuiltinSynthesizer(engine: BuiltinEngine, options: Builtin
       const results: SynthesisResult[] = [];
       for (const [index, piece] of pieces.entries()) {
         context.signal.throwIfAborted();
-        const result = await engine.renderPiece({ text: piece, voice, speed, pitch, dir, index, signal: context.signal });
+        const result = await renderWithin(pieceTimeoutMs, context.signal, (signal) => engine.renderPiece({ text: piece, voice, speed, pitch, dir, index, signal }));
         if (result.pcm.sampleRate !== voice.sampleRate) {
           throw new EngineError('engine_failed', `${voice.id} gave ${result.pcm.sampleRate} Hz, expected ${voice.sampleRate} Hz`);
         }
@@ -212,6 +269,18 @@ export function createBuiltinSynthesizer(engine: BuiltinEngine, options: Builtin
   }
 
   return { capabilities: engine.capabilities, listVoices: async () => [...(await listVoices())], synthesize };
+}
+
+/** Runs one piece's render, stopping its programs when the job is cancelled or the piece takes longer than `timeoutMs`. */
+async function renderWithin(timeoutMs: number, jobSignal: AbortSignal, render: (signal: AbortSignal) => Promise<SynthesisResult>): Promise<SynthesisResult> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  try {
+    return await render(AbortSignal.any([jobSignal, timeout]));
+  } catch (error) {
+    if (!timeout.aborted || jobSignal.aborted) throw error;
+    const seconds = timeoutMs / 1000;
+    throw new EngineError('engine_piece_timeout', `The engine took longer than ${seconds} s on one piece of the text (at most ${PIECE_BYTES} bytes)`, { piece_seconds: seconds });
+  }
 }
 
 /** Concatenates piece results, shifting each piece's timings by the audio before it. */

@@ -73,6 +73,17 @@ async function discoverVoices(): Promise<VoiceInfo[]> {
   return [...mbrolaVoices, ...formantVoices];
 }
 
+/**
+ * eSpeak reads letters with dots as one abbreviation, even across spaces and commas (`e.g. e.g. …`),
+ * and overflows a buffer (the program aborts) once that abbreviation passes about 170 bytes. A
+ * newline ends an abbreviation, so chains of dotted letters get one after every 20 letters.
+ */
+const ABBREVIATION_CHAIN = /(?:\p{L}\p{M}{0,3}\.[\s,]*){20}(?=\p{L})/gu;
+
+export function breakAbbreviationChains(text: string): string {
+  return text.replace(ABBREVIATION_CHAIN, (chain) => `${chain.trimEnd()}\n`);
+}
+
 function isMbrola(voice: VoiceInfo): boolean {
   return voice.id.startsWith('espeak:mb-');
 }
@@ -106,7 +117,7 @@ async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
 }
 
 export function createEspeakSynthesizer(options: BuiltinOptions = {}): Synthesizer {
-  return createBuiltinSynthesizer({ capabilities, discoverVoices, renderPiece }, options);
+  return createBuiltinSynthesizer({ capabilities, discoverVoices, prepareText: breakAbbreviationChains, renderPiece }, options);
 }
 
 export const espeakEngine: EngineDescriptor<Synthesizer> = {
@@ -114,5 +125,5 @@ export const espeakEngine: EngineDescriptor<Synthesizer> = {
   kind: 'synthesizer',
   neural: false,
   probe: async () => probeInstalled([PROGRAM]),
-  load: async () => createEspeakSynthesizer(),
+  load: async (settings) => createEspeakSynthesizer(settings),
 };

@@ -59,6 +59,15 @@ const TIMINGS_SCRIPT = `
 (wave.save t_wave (argn 2) 'riff)
 `;
 
+/**
+ * Festival's diphone voices (kal, ked) crash on an utterance with a hundred punctuation marks that
+ * stand alone between spaces (`a , b , c …`); attached to the word before them (`a, b, c`) they are
+ * read as usual, so they are attached. Festival reads ASCII only (asciiPlainText).
+ */
+export function festivalText(text: string): string {
+  return asciiPlainText(text).replace(/(?<=\S)\s+(\p{P}+)(?=\s|$)/gu, '$1');
+}
+
 const capabilities: EngineCapabilities = {
   engine: 'festival',
   kind: 'synthesizer',
@@ -111,7 +120,7 @@ function isHts(voiceName: string): boolean {
 }
 
 export function createFestivalSynthesizer(options: BuiltinOptions = {}): Synthesizer {
-  return createBuiltinSynthesizer({ capabilities, discoverVoices, prepareText: asciiPlainText, renderPiece }, options);
+  return createBuiltinSynthesizer({ capabilities, discoverVoices, prepareText: festivalText, renderPiece }, options);
 }
 
 export const festivalEngine: EngineDescriptor<Synthesizer> = {
@@ -119,5 +128,5 @@ export const festivalEngine: EngineDescriptor<Synthesizer> = {
   kind: 'synthesizer',
   neural: false,
   probe: async () => probeInstalled([PROGRAM]),
-  load: async () => createFestivalSynthesizer(),
+  load: async (settings) => createFestivalSynthesizer(settings),
 };

@@ -74,5 +74,5 @@ export const fliteEngine: EngineDescriptor<Synthesizer> = {
   kind: 'synthesizer',
   neural: false,
   probe: async () => probeInstalled([PROGRAM]),
-  load: async () => createFliteSynthesizer(),
+  load: async (settings) => createFliteSynthesizer(settings),
 };

@@ -32,6 +32,15 @@ async function discoverVoices(): Promise<VoiceInfo[]> {
     .map(([language, entry]) => voiceInfo('pico', language, entry));
 }
 
+/** pico2wave says nothing at all for a run of more than 50 digits. */
+const MAX_DIGITS = 50;
+const DIGIT_GROUP = new RegExp(`[0-9]{${MAX_DIGITS}}(?=[0-9])`, 'g');
+
+/** Cuts runs of more than MAX_DIGITS digits into groups of that many, which pico reads digit by digit as it would the whole run. */
+export function groupLongDigitRuns(text: string): string {
+  return text.replace(DIGIT_GROUP, '$& ');
+}
+
 /** Speed and pitch are only available as inline markup, which is why user text loses its angle brackets. */
 function withMarkup(text: string, speed: number, pitch: number): string {
   const spoken = `<speed level="${Math.round(speed * 100)}">${stripAngleBrackets(text)}</speed>`;
@@ -48,7 +57,7 @@ async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
 }
 
 export function createPicoSynthesizer(options: BuiltinOptions = {}): Synthesizer {
-  return createBuiltinSynthesizer({ capabilities, discoverVoices, renderPiece }, options);
+  return createBuiltinSynthesizer({ capabilities, discoverVoices, prepareText: groupLongDigitRuns, renderPiece }, options);
 }
 
 export const picoEngine: EngineDescriptor<Synthesizer> = {
@@ -56,5 +65,5 @@ export const picoEngine: EngineDescriptor<Synthesizer> = {
   kind: 'synthesizer',
   neural: false,
   probe: async () => probeInstalled([PROGRAM], [LANGUAGE_DIR]),
-  load: async () => createPicoSynthesizer(),
+  load: async (settings) => createPicoSynthesizer(settings),
 };

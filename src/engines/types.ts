@@ -160,6 +160,12 @@ export interface Availability {
   code?: string;
 }
 
+/** Settings the engine host hands every engine it loads; engines take what concerns them. */
+export interface EngineSettings {
+  /** Longest a built-in engine's program may run on one piece of text (`engine_piece_timeout`). */
+  pieceTimeoutMs: number;
+}
+
 /**
  * How the engine host finds and loads an engine: `probe` is cheap (binaries present, model files
  * valid) and never loads native code; `load` does, once, in the host process.
@@ -169,7 +175,8 @@ export interface EngineDescriptor<E extends Engine = Engine> {
   kind: EngineKind;
   neural: boolean;
   probe(): Promise<Availability>;
-  load(): Promise<E>;
+  /** Without settings an engine uses its defaults. */
+  load(settings?: EngineSettings): Promise<E>;
 }
 
 /** An error with a stable code, e.g. `model_invalid`, `voice_not_found`, `engine_failed`. */

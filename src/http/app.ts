@@ -80,7 +80,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
 
   await app.register(apiKeyRoutes, { keys: services.keys });
   await app.register(systemRoutes, { system: services.system });
-  await app.register(voiceRoutes, { voices: services.voices });
+  await app.register(voiceRoutes, { voices: services.voices, config });
   await app.register(previewRoutes, { previews: services.previews });
   await app.register(cloneRoutes, { cloning: services.cloning, assets: services.assets, voices: services.voices, maxSamples: config.cloneMaxSamples });
   await app.register(designRoutes, { design: services.design, voices: services.voices });

@@ -2,9 +2,11 @@ import multipart, { type Multipart, type MultipartFile } from '@fastify/multipar
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import { dirname, join } from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { isStorageFull } from '../storage-full.js';
 
@@ -79,6 +81,46 @@ export async function receiveUploads(request: FastifyRequest, tempDir: string, m
   }
   if (files.length === 0) throw new ApiError(400, 'file_missing', 'The request carries no file part (send it as the form field "file")');
   return { files, fields };
+}
+
+/**
+ * Streams a raw request body (of a content type whose parser leaves it unread) to a new temporary
+ * file in `tempDir`, never holding it in memory, and answers its path; the caller owns the file
+ * afterwards. Errors: 413 `payload_too_large` (details `max_bytes`) as soon as Content-Length or the
+ * bytes received pass `maxBytes`. Whenever the body is not read to its end the connection is closed
+ * after the answer, so the rest of it is never read.
+ */
+export async function receiveBody(request: FastifyRequest, reply: FastifyReply, tempDir: string, maxBytes: number): Promise<string> {
+  const path = join(tempDir, `.upload-${randomUUID()}.tmp`);
+  try {
+    if (Number(request.headers['content-length']) > maxBytes) throw tooLarge(maxBytes);
+    await mkdir(tempDir, { recursive: true });
+    await pipeline(readUpTo(request.raw, maxBytes), createWriteStream(path, { flags: 'wx' }));
+    return path;
+  } catch (error) {
+    await rm(path, { force: true });
+    if (!request.raw.complete) reply.header('connection', 'close');
+    throw error;
+  }
+}
+
+/**
+ * The body's bytes, failing past `maxBytes`. Piped rather than handed to pipeline, which would
+ * destroy the request, and with it the socket the 413 answer goes out on.
+ */
+function readUpTo(body: IncomingMessage, maxBytes: number): Transform {
+  let received = 0;
+  const counter = new Transform({
+    transform: (chunk: Buffer, _encoding, done) => {
+      received += chunk.length;
+      done(received > maxBytes ? tooLarge(maxBytes) : null, chunk);
+    },
+  });
+  body.once('error', (error) => counter.destroy(error));
+  body.once('close', () => {
+    if (!body.complete) counter.destroy(new ApiError(400, 'request_aborted', 'The request body ended early'));
+  });
+  return body.pipe(counter);
 }
 
 async function saveFile(part: MultipartFile, path: string, maxBytes: number): Promise<void> {

@@ -69,6 +69,7 @@ export function createServices(config: Config): Services {
     modelsDir: config.modelsDir,
     poolSize: config.enginePoolSize,
     jobTimeoutMs: config.engineTimeoutSeconds * 1000,
+    pieceTimeoutSeconds: config.enginePieceSeconds,
     idleUnloadSeconds: config.engineIdleSeconds,
     memoryLimitBytes: config.engineMemoryMb * 1024 * 1024,
     cancelGraceMs: 2000,
@@ -92,6 +93,7 @@ export function createServices(config: Config): Services {
     presets: enginePresets(engines, config.modelsDir),
     refreshMs: 5 * 60 * 1000,
     log,
+    archiveLimits: { maxExpandedBytes: config.maxArchiveExpandedBytes },
   });
   const queue = new JobQueue({ jobs: new JobRepository(db, kept), events, concurrency: config.queueConcurrency, maxQueued: config.queueMaxQueued, log });
   system.registerStatusSection('queue', () => {

@@ -1,17 +1,21 @@
 /**
  * Voice archives: export, preview and import of clone and design voices (the format is in
- * voice-archive-format.ts). Nothing is written until the whole archive checks out; then the sample
- * files go to a staging folder, are moved to `<dataDir>/voices/<id>/<n>.wav`, and the rows are
- * inserted in one transaction. A failure removes whatever was written.
+ * voice-archive-format.ts, reading in voice-archive-reader.ts). The archive is read from a file:
+ * its entries are extracted into a work folder beside the voices and checked there; only when the
+ * whole archive checks out are the voices' folders moved to `<dataDir>/voices/<id>/` and the rows
+ * inserted in one transaction. A failure removes whatever was written, and the work folder always
+ * goes (a crash leaves it to the start-up sweep of `.import-*` folders).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { ApiError } from '../errors.js';
 import { voiceFolder, type VoiceRecord, type VoiceRepository, type VoiceSampleRecord } from '../store/voice-repository.js';
 import { VOICE_FILE } from '../store/voice-files.js';
-import { ARCHIVE_FORMAT, ARCHIVE_VERSION, packArchive, sampleEntry, unpackArchive, voiceFileEntry, type ArchiveProblem, type ManifestVoice, type SampleAudio } from './voice-archive-format.js';
+import { ARCHIVE_FORMAT, ARCHIVE_VERSION, packArchive, sampleEntry, voiceFileEntry, type ArchiveProblem, type ManifestVoice } from './voice-archive-format.js';
+import { extractedVoiceFolder, readArchive, type ArchiveLimits, type MeasuredSample } from './voice-archive-reader.js';
 import { renderingFileNames } from './voice-rendering.js';
 
 export type ConflictPolicy = 'skip' | 'rename';
@@ -36,71 +40,82 @@ export class VoiceArchive {
   constructor(
     private readonly voices: VoiceRepository,
     private readonly dataDir: string,
+    private readonly limits: ArchiveLimits,
     /** Resolves once presets are in the store, so a preset id is refused as such and not as unknown. */
     private readonly presetsReady: () => Promise<void> = async () => undefined,
   ) {}
 
-  async export(ids: string[]): Promise<Uint8Array> {
+  /** The archive as a stream, read from the voices' files as it is sent. */
+  async export(ids: string[]): Promise<Readable> {
     await this.presetsReady();
     const voices = ids.map((id) => this.exportable(id));
-    const files = new Map<string, Uint8Array>();
+    const files = new Map<string, string>();
     const entries: ManifestVoice[] = [];
     for (const voice of voices) {
       const samples = this.voices.samplesOf([voice.id]);
-      for (const [index, sample] of samples.entries()) files.set(sampleEntry(voice.id, index + 1), await readFile(join(this.dataDir, sample.path)));
+      for (const [index, sample] of samples.entries()) files.set(sampleEntry(voice.id, index + 1), join(this.dataDir, sample.path));
       const spokenWith = renderingFileNames(voice.settings).filter((name) => VOICE_FILE.test(name));
-      for (const name of spokenWith) files.set(voiceFileEntry(voice.id, name), await readFile(join(voiceFolder(this.dataDir, voice.id), name)));
+      for (const name of spokenWith) files.set(voiceFileEntry(voice.id, name), join(voiceFolder(this.dataDir, voice.id), name));
       entries.push({ ...manifestVoice(voice, samples), ...(spokenWith.length > 0 ? { files: spokenWith } : {}) });
     }
     return packArchive({ format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, exported_at: new Date().toISOString(), voices: entries }, files);
   }
 
-  preview(zip: Uint8Array): { voices: { id: string; name: string; type: string; conflict: 'none' | 'id_exists' }[]; problems: ArchiveProblem[] } {
-    const { manifest, problems } = unpackArchive(zip);
-    const voices = (manifest?.voices ?? []).map((voice) => ({ id: voice.id, name: voice.name, type: voice.type, conflict: this.taken(voice.id) ? ('id_exists' as const) : ('none' as const) }));
-    return { voices, problems };
+  /** What importing the archive at `zipPath` would do; writes nothing that outlives the call. */
+  async preview(zipPath: string): Promise<{ voices: { id: string; name: string; type: string; conflict: 'none' | 'id_exists' }[]; problems: ArchiveProblem[] }> {
+    return this.inWorkFolder(async (dir) => {
+      const { manifest, problems } = await readArchive(zipPath, dir, this.limits);
+      const voices = (manifest?.voices ?? []).map((voice) => ({ id: voice.id, name: voice.name, type: voice.type, conflict: this.taken(voice.id) ? ('id_exists' as const) : ('none' as const) }));
+      return { voices, problems };
+    });
   }
 
-  async import(zip: Uint8Array, onConflict: ConflictPolicy): Promise<ImportResult> {
-    const { manifest, samples, voiceFiles, problems } = unpackArchive(zip);
-    if (!manifest || problems.length > 0) throw new ApiError(400, 'archive_invalid', 'The archive cannot be imported', { problems });
-    const result: ImportResult = { imported: [], skipped: [], renamed: {} };
-    const planned: { voice: ManifestVoice; id: string }[] = [];
-    for (const voice of manifest.voices) {
-      if (!this.taken(voice.id)) planned.push({ voice, id: voice.id });
-      else if (onConflict === 'skip') result.skipped.push(voice.id);
-      else planned.push({ voice, id: (result.renamed[voice.id] = newVoiceId()) });
-    }
-    await this.store(planned, samples, voiceFiles);
-    result.imported = planned.map(({ id }) => id);
-    return result;
+  /** Imports the archive at `zipPath`: all of it, or with any problem (400 `archive_invalid`) nothing. */
+  async import(zipPath: string, onConflict: ConflictPolicy): Promise<ImportResult> {
+    return this.inWorkFolder(async (dir) => {
+      const { manifest, samples, problems } = await readArchive(zipPath, dir, this.limits);
+      if (!manifest || problems.length > 0) throw new ApiError(400, 'archive_invalid', 'The archive cannot be imported', { problems });
+      const result: ImportResult = { imported: [], skipped: [], renamed: {} };
+      const planned: { voice: ManifestVoice; id: string }[] = [];
+      for (const voice of manifest.voices) {
+        if (!this.taken(voice.id)) planned.push({ voice, id: voice.id });
+        else if (onConflict === 'skip') result.skipped.push(voice.id);
+        else planned.push({ voice, id: (result.renamed[voice.id] = newVoiceId()) });
+      }
+      await this.store(planned, samples, dir);
+      result.imported = planned.map(({ id }) => id);
+      return result;
+    });
   }
 
-  /** Files into a staging folder, then moved into place, then the rows in one transaction; any failure undoes it all. */
-  private async store(planned: { voice: ManifestVoice; id: string }[], samples: Map<string, SampleAudio>, voiceFiles: Map<string, Uint8Array>): Promise<void> {
-    if (planned.length === 0) return;
+  /** A work folder beside the voices, so moving a voice's folder into place is one rename on the same disk. */
+  private async inWorkFolder<T>(work: (dir: string) => Promise<T>): Promise<T> {
     const root = join(this.dataDir, 'voices');
     await mkdir(root, { recursive: true });
-    const staging = await mkdtemp(join(root, '.import-'));
+    const dir = await mkdtemp(join(root, '.import-'));
+    try {
+      return await work(dir);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** The extracted folders moved into place, then the rows in one transaction; any failure undoes it all. */
+  private async store(planned: { voice: ManifestVoice; id: string }[], samples: ReadonlyMap<string, MeasuredSample>, dir: string): Promise<void> {
     const moved: string[] = [];
     try {
       const at = new Date().toISOString();
       const rows = planned.map(({ voice, id }) => importedRows(voice, id, samples, at));
       for (const { voice, id } of planned) {
-        await mkdir(join(staging, id));
-        for (const [index, sample] of voice.samples.entries()) await writeFile(join(staging, id, `${index + 1}.wav`), samples.get(sample.file)!.bytes);
-        for (const name of voice.files ?? []) await writeFile(join(staging, id, name), voiceFiles.get(voiceFileEntry(voice.id, name))!);
-      }
-      for (const { id } of planned) {
-        await rename(join(staging, id), voiceFolder(this.dataDir, id));
+        const extracted = extractedVoiceFolder(dir, voice.id);
+        await mkdir(extracted, { recursive: true });
+        await rename(extracted, voiceFolder(this.dataDir, id));
         moved.push(voiceFolder(this.dataDir, id));
       }
       this.voices.transaction(() => rows.forEach(({ record, sampleRows }) => this.voices.insert(record, sampleRows)));
     } catch (error) {
       await Promise.all(moved.map((folder) => rm(folder, { recursive: true, force: true })));
       throw error;
-    } finally {
-      await rm(staging, { recursive: true, force: true });
     }
   }
 
@@ -136,7 +151,7 @@ function manifestVoice(voice: VoiceRecord, samples: VoiceSampleRecord[]): Manife
   };
 }
 
-function importedRows(voice: ManifestVoice, id: string, samples: Map<string, SampleAudio>, at: string) {
+function importedRows(voice: ManifestVoice, id: string, samples: ReadonlyMap<string, MeasuredSample>, at: string) {
   const record: VoiceRecord = {
     id,
     type: voice.type,

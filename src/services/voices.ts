@@ -10,6 +10,7 @@ import type { AudioStore } from '../store/audio-store.js';
 import type { CategoryRecord, CategoryRepository } from '../store/category-repository.js';
 import { voiceFolder, type VoiceFilter, type VoiceRecord, type VoiceRepository, type VoiceSampleRecord } from '../store/voice-repository.js';
 import { VoiceArchive, voiceNotFound } from './voice-archive.js';
+import type { ArchiveLimits } from './voice-archive-reader.js';
 
 /** A voice with its samples, as the service hands it out. */
 export type VoiceDetails = VoiceRecord & { samples: VoiceSampleRecord[] };
@@ -36,6 +37,7 @@ export interface VoiceServiceOptions {
   /** The engines are asked again for their voices at most this often. */
   refreshMs: number;
   log: Log;
+  archiveLimits: ArchiveLimits;
 }
 
 /** Fields an engine owns on a preset; the user may change only favorite, category and tags. */
@@ -134,7 +136,7 @@ export class VoiceService {
   private refreshing: Promise<void> | undefined;
 
   constructor(private readonly options: VoiceServiceOptions) {
-    this.archive = new VoiceArchive(options.voices, options.dataDir, () => this.presetsReady());
+    this.archive = new VoiceArchive(options.voices, options.dataDir, options.archiveLimits, () => this.presetsReady());
   }
 
   /** Mirrors the engines' voices: new ones appear, known ones are updated, missing ones become unavailable (never deleted, so favorites survive). */

@@ -27,6 +27,7 @@ const hostOptions = (modelsDir: string) => ({
   modelsDir,
   poolSize: 1,
   jobTimeoutMs: 5_000,
+  pieceTimeoutSeconds: 120,
   idleUnloadSeconds: 60,
   memoryLimitBytes: 1024 * 1024 * 1024,
   cancelGraceMs: 500,

@@ -1,4 +1,4 @@
-import { EngineError, type Engine, type EngineDescriptor } from '../types.js';
+import { EngineError, type Engine, type EngineDescriptor, type EngineSettings } from '../types.js';
 
 interface Entry {
   engine: Promise<Engine>;
@@ -17,6 +17,7 @@ export class LoadedEngines {
   constructor(
     private readonly descriptors: ReadonlyMap<string, EngineDescriptor>,
     private readonly idleMs: number,
+    private readonly settings?: EngineSettings,
   ) {
     this.sweeper = setInterval(() => void this.unloadIdle(), Math.max(1000, idleMs / 2));
     this.sweeper.unref();
@@ -56,7 +57,7 @@ export class LoadedEngines {
       const code = availability.code ?? 'engine_unavailable';
       throw new EngineError(code, `${descriptor.id} is not available: ${availability.reason ?? 'unknown reason'}`, { engine: descriptor.id });
     }
-    return descriptor.load();
+    return descriptor.load(this.settings);
   }
 
   private async unloadIdle(): Promise<void> {

@@ -10,6 +10,8 @@ export interface EngineHostOptions {
   poolSize: number;
   /** A job running longer is killed with `engine_timeout`. */
   jobTimeoutMs: number;
+  /** A built-in engine's program running longer on one piece of text fails the job with `engine_piece_timeout`. */
+  pieceTimeoutSeconds: number;
   /** Engines unused this long are unloaded inside the host. */
   idleUnloadSeconds: number;
   /** A host whose resident memory passes this is killed and the job fails with `engine_out_of_memory`. */
@@ -161,6 +163,7 @@ export class EngineHost {
         ...process.env,
         TIMBRE_MODELS_DIR: this.options.modelsDir,
         TIMBRE_ENGINE_IDLE_SECONDS: String(this.options.idleUnloadSeconds),
+        TIMBRE_ENGINE_PIECE_SECONDS: String(this.options.pieceTimeoutSeconds),
         TIMBRE_ENGINE_HOST_FAULTS: this.options.faults ? '1' : '0',
       },
     });

@@ -12,7 +12,8 @@ const idleMs = Number(process.env.TIMBRE_ENGINE_IDLE_SECONDS ?? 300) * 1000;
 const faultsEnabled = process.env.TIMBRE_ENGINE_HOST_FAULTS === '1';
 
 const descriptors = new Map(engineDescriptors(modelsDir).map((descriptor) => [descriptor.id, descriptor]));
-const engines = new LoadedEngines(descriptors, idleMs);
+const pieceSeconds = process.env.TIMBRE_ENGINE_PIECE_SECONDS;
+const engines = new LoadedEngines(descriptors, idleMs, pieceSeconds ? { pieceTimeoutMs: Number(pieceSeconds) * 1000 } : undefined);
 const running = new Map<number, AbortController>();
 
 function send(message: FromHost): void {

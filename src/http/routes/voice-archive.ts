@@ -1,16 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { rm } from 'node:fs/promises';
 import { Type } from 'typebox';
+import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
+import { uploadTempDir } from '../../services/assets.js';
 import type { VoiceService } from '../../services/voices.js';
 import { withErrors } from '../schemas.js';
+import { receiveBody } from '../uploads.js';
 
-/** Largest archive accepted by import and preview; JSON routes keep TIMBRE_MAX_BODY_BYTES. */
-export const ARCHIVE_BODY_LIMIT = 200 * 1024 * 1024;
 const ZIP = 'application/zip';
 
-/** The raw zip body: typeless, so validation lets the parsed Buffer through (OpenAPI 3.1 describes binary content so). */
-const ZipBodySchema = Type.Unsafe<Buffer>({ contentMediaType: ZIP, description: `A voice archive (zip with manifest.json and samples/<voice id>/<n>.wav), at most ${ARCHIVE_BODY_LIMIT / (1024 * 1024)} MB` });
+/** The raw zip body, streamed to disk by the handler: typeless, so validation lets the unread body through (OpenAPI 3.1 describes binary content so). */
+const ZipBodySchema = Type.Unsafe<undefined>({
+  contentMediaType: ZIP,
+  description: 'A voice archive (zip with manifest.json and samples/<voice id>/<n>.wav), at most TIMBRE_MAX_ARCHIVE_BYTES (200 MB by default)',
+});
 
 const ZipResponseSchema = { description: 'A voice archive', content: { [ZIP]: { schema: { type: 'string', format: 'binary' } } } };
 
@@ -48,14 +53,22 @@ const read = { scope: 'voices:read' } as const;
 const write = { scope: 'voices:write' } as const;
 const tags = ['Voices'];
 
-function zipBody(request: FastifyRequest): Buffer {
-  if (!Buffer.isBuffer(request.body)) throw new ApiError(415, 'unsupported_media_type', `Send the archive as the request body with Content-Type: ${ZIP}`);
-  return request.body;
-}
+export const voiceArchiveRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceService; config: Config }> = async (app, { voices, config }) => {
+  // Only the routes of this plugin take zip bodies, and they read them themselves (withArchive).
+  app.addContentTypeParser(ZIP, (_request, _body, done) => done(null));
 
-export const voiceArchiveRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceService }> = async (app, { voices }) => {
-  // Only the routes of this plugin take zip bodies.
-  app.addContentTypeParser(ZIP, { parseAs: 'buffer', bodyLimit: ARCHIVE_BODY_LIMIT }, (_request, body, done) => done(null, body));
+  /** Streams the zip body to a temporary file for `use`, and removes the file afterwards. */
+  async function withArchive<T>(request: FastifyRequest, reply: FastifyReply, use: (zipPath: string) => Promise<T>): Promise<T> {
+    if (request.headers['content-type']?.split(';')[0]?.trim().toLowerCase() !== ZIP) {
+      throw new ApiError(415, 'unsupported_media_type', `Send the archive as the request body with Content-Type: ${ZIP}`);
+    }
+    const zipPath = await receiveBody(request, reply, uploadTempDir(config.dataDir), config.maxArchiveBytes);
+    try {
+      return await use(zipPath);
+    } finally {
+      await rm(zipPath, { force: true });
+    }
+  }
 
   app.post('/api/voices/export', {
     config: read,
@@ -68,7 +81,7 @@ export const voiceArchiveRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceServic
     },
     handler: async (request, reply) => {
       const zip = await voices.archive.export(request.body.voice_ids);
-      return reply.type(ZIP).header('content-disposition', 'attachment; filename="timbre-voices.zip"').send(Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength));
+      return reply.type(ZIP).header('content-disposition', 'attachment; filename="timbre-voices.zip"').send(zip);
     },
   });
 
@@ -77,11 +90,12 @@ export const voiceArchiveRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceServic
     schema: {
       tags,
       summary: 'What importing an archive would do, without writing anything',
+      description: 'Lists the same problems an import would refuse the archive for. A body over TIMBRE_MAX_ARCHIVE_BYTES gets 413 payload_too_large.',
       consumes: [ZIP],
       body: ZipBodySchema,
       response: withErrors({ 200: PreviewSchema, 413: Type.Ref('ErrorEnvelope'), 415: Type.Ref('ErrorEnvelope') }),
     },
-    handler: async (request) => voices.archive.preview(zipBody(request)),
+    handler: async (request, reply) => withArchive(request, reply, (zipPath) => voices.archive.preview(zipPath)),
   });
 
   app.post('/api/voices/import', {
@@ -89,12 +103,13 @@ export const voiceArchiveRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceServic
     schema: {
       tags,
       summary: 'Import the voices of an archive',
-      description: 'An archive with any problem (see the preview) is refused with 400 archive_invalid and details.problems; nothing is written then.',
+      description:
+        'An archive with any problem (see the preview) is refused with 400 archive_invalid and details.problems; nothing is written then. A body over TIMBRE_MAX_ARCHIVE_BYTES gets 413 payload_too_large.',
       consumes: [ZIP],
       querystring: ImportQuerySchema,
       body: ZipBodySchema,
       response: withErrors({ 200: ImportResultSchema, 413: Type.Ref('ErrorEnvelope'), 415: Type.Ref('ErrorEnvelope') }),
     },
-    handler: async (request) => voices.archive.import(zipBody(request), request.query.on_conflict ?? 'skip'),
+    handler: async (request, reply) => withArchive(request, reply, (zipPath) => voices.archive.import(zipPath, request.query.on_conflict ?? 'skip')),
   });
 };

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { Config } from '../../config.js';
 import { DescriptionSchema, TagsSchema, VoiceNameSchema } from '../../services/voice-archive-format.js';
 import { DisplayNameSchema } from '../../text/display-name.js';
 import { publicCategory, publicVoice, type VoiceService } from '../../services/voices.js';
@@ -83,7 +84,7 @@ const write = { scope: 'voices:write' } as const;
 const tags = ['Voices'];
 const notFound = { 404: Type.Ref('ErrorEnvelope') };
 
-export const voiceRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceService }> = async (app, { voices }) => {
+export const voiceRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceService; config: Config }> = async (app, { voices, config }) => {
   app.addSchema(VoiceSchema);
   app.addSchema(CategorySchema);
 
@@ -184,5 +185,5 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceService }> = 
     },
   });
 
-  await app.register(voiceArchiveRoutes, { voices });
+  await app.register(voiceArchiveRoutes, { voices, config });
 };

@@ -70,3 +70,26 @@ export function rawZip(entries: RawEntry[]): Buffer {
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
 }
+
+/** A voice archive manifest of one-sample clone voices, as another Timbre would export them. */
+export function archiveManifest(voices: { id: string; name?: string }[]) {
+  return {
+    format: 'timbre-voices',
+    version: 1,
+    exported_at: '2024-05-01T12:00:00.000Z',
+    voices: voices.map(({ id, name }) => ({
+      id,
+      name: name ?? `Voice ${id}`,
+      type: 'clone',
+      engine: 'zipvoice',
+      engine_voice: 'zipvoice:reference',
+      language: 'en-US',
+      languages: ['en-US'],
+      gender: null,
+      description: null,
+      tags: [],
+      settings: {},
+      samples: [{ file: `samples/${id}/1.wav`, duration: 1, sample_rate: 16000, transcript: null }],
+    })),
+  };
+}

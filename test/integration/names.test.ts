@@ -3,15 +3,12 @@ import { describe, test } from 'node:test';
 import { zipSync } from 'fflate';
 import { encodeWav } from '../../src/audio/wav.js';
 import { request, serverWithAdmin } from '../helpers/timbre.js';
+import { archiveManifest } from '../helpers/zips.js';
 
 const SAMPLE = encodeWav({ samples: Float32Array.from({ length: 16000 }, (_, i) => Math.sin(i / 8) * 0.4), sampleRate: 16000 });
 
 function archive(id: string, name: string): Buffer {
-  const voice = {
-    id, name, type: 'clone', engine: 'zipvoice', engine_voice: 'zipvoice:reference', language: 'en-GB', languages: ['en-GB'], gender: null,
-    description: null, tags: [], settings: {}, samples: [{ file: `samples/${id}/1.wav`, duration: 1, sample_rate: 16000, transcript: null }],
-  };
-  const manifest = { format: 'timbre-voices', version: 1, exported_at: '2024-05-01T12:00:00.000Z', voices: [voice] };
+  const manifest = archiveManifest([{ id, name }]);
   return Buffer.from(zipSync({ 'manifest.json': new TextEncoder().encode(JSON.stringify(manifest)), [`samples/${id}/1.wav`]: SAMPLE }));
 }
 

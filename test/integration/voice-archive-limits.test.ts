@@ -7,33 +7,13 @@ import { zipSync } from 'fflate';
 import { encodeWav } from '../../src/audio/wav.js';
 import { request, serverWithAdmin } from '../helpers/timbre.js';
 import { whileWatching } from '../helpers/watch.js';
-import { deflatedZeros, rawZip } from '../helpers/zips.js';
+import { archiveManifest, deflatedZeros, rawZip } from '../helpers/zips.js';
 
 const MIB = 1024 * 1024;
 const MAX_ARCHIVE_BYTES = 64 * MIB;
 const zipHeaders = { 'content-type': 'application/zip' };
 
-function manifestOf(ids: string[]) {
-  return {
-    format: 'timbre-voices',
-    version: 1,
-    exported_at: '2024-05-01T12:00:00.000Z',
-    voices: ids.map((id) => ({
-      id,
-      name: `Voice ${id}`,
-      type: 'clone',
-      engine: 'zipvoice',
-      engine_voice: 'zipvoice:reference',
-      language: 'en-US',
-      languages: ['en-US'],
-      gender: null,
-      description: null,
-      tags: [],
-      settings: {},
-      samples: [{ file: `samples/${id}/1.wav`, duration: 1, sample_rate: 16000, transcript: null }],
-    })),
-  };
-}
+const manifestOf = (ids: string[]) => archiveManifest(ids.map((id) => ({ id })));
 
 const manifestEntry = (ids: string[]) => {
   const bytes = Buffer.from(JSON.stringify(manifestOf(ids)));

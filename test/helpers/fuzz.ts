@@ -1,5 +1,6 @@
 import http from 'node:http';
 import fc from 'fast-check';
+import { encodeWav } from '../../src/audio/wav.js';
 
 /**
  * Malformed and edge-case requests for every operation of the served OpenAPI document, made with
@@ -286,19 +287,7 @@ export async function prepareFuzzTargets(url: string, key: string): Promise<Know
   const task = await call('POST', '/api/generate/clone-chunked', { voice_id: 'pico:en-US', text: 'One line. Two lines.', language: 'en-US' });
   while ((await call('GET', `/api/tasks/${String(task.task_id)}`)).status !== 'completed') await new Promise((resolve) => setTimeout(resolve, 100));
   const form = new FormData();
-  const wav = Buffer.alloc(44 + 16000);
-  wav.write('RIFF', 0);
-  wav.writeUInt32LE(36 + 16000, 4);
-  wav.write('WAVEfmt ', 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(8000, 24);
-  wav.writeUInt32LE(16000, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36);
-  wav.writeUInt32LE(16000, 40);
+  const wav = encodeWav({ samples: Float32Array.from({ length: 8000 }, (_, i) => 0.3 * Math.sin(i / 4)), sampleRate: 8000 });
   form.append('file', new Blob([wav]), 'tone.wav');
   const asset = (await (await fetch(new URL('/api/assets', url), { method: 'POST', headers: { 'x-api-key': key }, body: form })).json()) as Record<string, unknown>;
   const spare = await call('POST', '/api/api-keys', { name: 'fuzz spare' });

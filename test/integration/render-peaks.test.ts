@@ -4,6 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { rms } from '../../src/audio/pcm.js';
 import { parseWav } from '../../src/audio/wav.js';
 import { request, serverWithAdmin, tempDir } from '../helpers/timbre.js';
 
@@ -17,10 +18,6 @@ function peaks(path: string): { truePeakDb: number; clipped: number } {
   const pcm = parseWav(execFileSync('ffmpeg', ['-v', 'error', '-i', path, '-ac', '1', '-c:a', 'pcm_f32le', '-f', 'wav', 'pipe:1'], { maxBuffer: 1 << 30 }));
   const clipped = pcm.samples.reduce((count, sample) => count + (Math.abs(sample) >= 0.999 ? 1 : 0), 0);
   return { truePeakDb: truePeak === '-inf' ? -Infinity : Number(truePeak), clipped };
-}
-
-function rms(samples: Float32Array): number {
-  return Math.sqrt(samples.reduce((sum, sample) => sum + sample * sample, 0) / Math.max(1, samples.length));
 }
 
 describe('timeline renders end under a true-peak ceiling of -1 dBTP', () => {

@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { describe, test } from 'node:test';
 import WebSocket from 'ws';
 import { request, serverWithAdmin } from '../helpers/timbre.js';
+import { residentBytes, whileWatching } from '../helpers/watch.js';
 
 const KEY_LIMITS = ['--rate-limit', 'system:read=100000', '--rate-limit', 'ws:connect=1000', '--rate-limit', 'tts:generate=1000'];
-
-async function rssBytes(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) * 1024;
-}
 
 /** A client frame: text, final, masked as clients must. */
 function textFrame(text: string): Buffer {
@@ -36,24 +31,6 @@ async function nonReadingClient(url: string, key: string): Promise<Socket> {
   return socket;
 }
 
-/** Runs HTTP requests one after another while `busy` runs; resolves with the slowest one's time. */
-async function slowestRequestDuring(url: string, key: string, busy: Promise<unknown>): Promise<number> {
-  let done = false;
-  let slowest = 0;
-  const watching = (async () => {
-    while (!done) {
-      const started = performance.now();
-      const response = await request(url, 'GET', '/api/system/info', { key });
-      assert.equal(response.status, 200);
-      slowest = Math.max(slowest, performance.now() - started);
-    }
-  })();
-  await busy;
-  done = true;
-  await watching;
-  return slowest;
-}
-
 describe('WebSocket limits', () => {
   const fixture = serverWithAdmin({ keyArgs: KEY_LIMITS });
 
@@ -70,15 +47,15 @@ describe('WebSocket limits', () => {
       }),
     );
     await new Promise((resolve) => socket.once('open', resolve));
-    const rssBefore = await rssBytes(fixture.server.process.pid!);
-    for (let index = 0; index < 10_000; index++) socket.send(JSON.stringify({ type: 'subscribe', data: { task_id: `task_${index}` } }));
-    const slowest = await slowestRequestDuring(fixture.server.url, fixture.admin.key, allAnswered);
-    const growth = (await rssBytes(fixture.server.process.pid!)) - rssBefore;
+    const { slowestMs, rssGrowthBytes } = await whileWatching(fixture.server, fixture.admin.key, async () => {
+      for (let index = 0; index < 10_000; index++) socket.send(JSON.stringify({ type: 'subscribe', data: { task_id: `task_${index}` } }));
+      await allAnswered;
+    });
     socket.close();
 
-    assert.ok(slowest < 1000, `another request took ${slowest.toFixed(0)} ms`);
+    assert.ok(slowestMs < 1000, `another request took ${slowestMs.toFixed(0)} ms`);
     assert.ok(received < 2_000_000, `the server sent ${received} bytes for 10,000 subscribes`);
-    assert.ok(growth < 100 * 1024 * 1024, `RSS grew by ${growth} bytes`);
+    assert.ok(rssGrowthBytes < 100 * 1024 * 1024, `RSS grew by ${rssGrowthBytes} bytes`);
     assert.deepEqual(answers[0], { ...answers[0], type: 'subscribed', data: { task_id: 'task_0', count: 1 } });
     assert.deepEqual(answers[99]?.data, { task_id: 'task_99', count: 100 });
     assert.equal(answers[100]?.type, 'error');
@@ -93,14 +70,14 @@ describe('WebSocket limits', () => {
     });
     let closed = false;
     void dropped.then(() => (closed = true));
-    const rssBefore = await rssBytes(fixture.server.process.pid!);
+    const rssBefore = await residentBytes(fixture.server.process.pid!);
     let peak = 0;
     const ping = textFrame(JSON.stringify({ type: 'ping' }));
     const batch = Buffer.concat(Array.from({ length: 1000 }, () => ping));
     for (let sent = 0; sent < 1000 && !closed; sent++) {
       // Waits while the server reads slowly, so the flood is as fast as the server takes it.
       if (!client.write(batch)) await Promise.race([new Promise((resolve) => client.once('drain', resolve)), dropped]);
-      if (sent % 20 === 0) peak = Math.max(peak, (await rssBytes(fixture.server.process.pid!)) - rssBefore);
+      if (sent % 20 === 0) peak = Math.max(peak, (await residentBytes(fixture.server.process.pid!)) - rssBefore);
     }
     assert.ok(closed, 'the server dropped the client that did not read');
     assert.ok(peak < 100 * 1024 * 1024, `RSS grew by ${peak} bytes`);

@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Config } from '../src/config.js';
-import { CLONE_METHODS } from '../src/services/clone-methods.js';
-import { createServices } from '../src/services/index.js';
+import type { Config } from '../src/platform/config.js';
+import { CLONE_METHODS } from '../src/features/cloning/methods.js';
+import { createServices } from '../src/app/services.js';
 import { round, seconds } from './measure.js';
 
 /**
@@ -22,12 +22,25 @@ export async function benchCloning(config: Config, clips: string[]) {
         try {
           const { result } = await services.cloning.create({ name: `bench ${method}`, language: 'en', method, samples: [{ path: clip, index: 0 }] }, 'bench');
           rows.push({
-            method, clip: clip.split('/').at(-1), create_s: round(seconds(start), 1), similarity: result.similarity, baseline: result.baseline_similarity,
-            measure: result.similarity_measure, note: '',
+            method,
+            clip: clip.split('/').at(-1),
+            create_s: round(seconds(start), 1),
+            similarity: result.similarity,
+            baseline: result.baseline_similarity,
+            measure: result.similarity_measure,
+            note: '',
           });
         } catch (error) {
           const details = (error as { details?: { missing?: Record<string, string> } }).details;
-          rows.push({ method, clip: clip.split('/').at(-1), create_s: null, similarity: null, baseline: null, measure: null, note: details?.missing?.[method] ?? (error as Error).message });
+          rows.push({
+            method,
+            clip: clip.split('/').at(-1),
+            create_s: null,
+            similarity: null,
+            baseline: null,
+            measure: null,
+            note: details?.missing?.[method] ?? (error as Error).message,
+          });
         }
       }
     }

@@ -1,5 +1,5 @@
-import { EngineHost } from '../src/engines/host/supervisor.js';
-import type { EngineDescriptor, Synthesizer } from '../src/engines/types.js';
+import { EngineHost } from '../src/platform/engines/host/supervisor.js';
+import type { EngineDescriptor, Synthesizer } from '../src/platform/engines/types.js';
 import { round, timed } from './measure.js';
 import { englishVoice, job } from './synthesizers.js';
 import { SHORT_TEXT } from './texts.js';
@@ -22,13 +22,29 @@ export async function benchHostOverhead(descriptor: EngineDescriptor<Synthesizer
   const synthesizer = await descriptor.load();
   const voice = (await englishVoice(synthesizer))!.id;
   const request = { text: SHORT_TEXT, voice };
-  const host = new EngineHost({ modelsDir, poolSize: 1, jobTimeoutMs: 60_000, pieceTimeoutSeconds: 120, idleUnloadSeconds: 300, memoryLimitBytes: 8 * 1024 ** 3, cancelGraceMs: 2000 });
+  const host = new EngineHost({
+    modelsDir,
+    poolSize: 1,
+    jobTimeoutMs: 60_000,
+    pieceTimeoutSeconds: 120,
+    idleUnloadSeconds: 300,
+    memoryLimitBytes: 8 * 1024 ** 3,
+    cancelGraceMs: 2000,
+  });
   try {
     const [direct, viaHost] = await interleavedMeans(
       () => synthesizer.synthesize(request, job()),
       () => host.call(descriptor.id, 'synthesize', [request]),
     );
-    return [{ engine: descriptor.id, runs: RUNS, direct_ms: round(direct * 1000, 1), via_host_ms: round(viaHost * 1000, 1), overhead_ms: round((viaHost - direct) * 1000, 1) }];
+    return [
+      {
+        engine: descriptor.id,
+        runs: RUNS,
+        direct_ms: round(direct * 1000, 1),
+        via_host_ms: round(viaHost * 1000, 1),
+        overhead_ms: round((viaHost - direct) * 1000, 1),
+      },
+    ];
   } finally {
     await host.close();
   }

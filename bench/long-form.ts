@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Config } from '../src/config.js';
-import { createServices } from '../src/services/index.js';
+import type { Config } from '../src/platform/config.js';
+import { createServices } from '../src/app/services.js';
 import { round, seconds } from './measure.js';
 import { LONG_TEXT } from './texts.js';
 
@@ -30,8 +30,15 @@ export async function benchLongForm(config: Config) {
       await services.queue.wait(job.id);
       const total = seconds(start);
       unsubscribe();
-      const audio = services.longForm.chunksOf(services.generation.task(task.id, 'bench')).reduce((sum, chunk) => sum + (chunk.takes.at(-1)?.duration ?? 0), 0);
-      rows.push({ voice: voiceId, chunks: chunks.length, first_chunk_s: round(firstChunk ?? total), total_s: round(total), audio_s: round(audio, 1), rtf: round(total / audio) });
+      const audio = services.longForm.chunksOf(services.tasks.owned(task.id, 'bench')).reduce((sum, chunk) => sum + (chunk.takes.at(-1)?.duration ?? 0), 0);
+      rows.push({
+        voice: voiceId,
+        chunks: chunks.length,
+        first_chunk_s: round(firstChunk ?? total),
+        total_s: round(total),
+        audio_s: round(audio, 1),
+        rtf: round(total / audio),
+      });
     }
     return rows;
   } finally {

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { durationOf, type Pcm } from '../src/audio/pcm.js';
-import { parseWav } from '../src/audio/wav.js';
-import type { EngineDescriptor, Recognizer, Synthesizer } from '../src/engines/types.js';
-import { wordErrorRate } from '../src/text/wer.js';
+import { durationOf, type Pcm } from '../src/platform/audio/pcm.js';
+import { parseWav } from '../src/platform/audio/wav.js';
+import type { EngineDescriptor, Recognizer, Synthesizer } from '../src/platform/engines/types.js';
+import { wordErrorRate } from '../src/platform/text/wer.js';
 import { round, timed } from './measure.js';
 import { job } from './synthesizers.js';
 import { JFK_TRANSCRIPT, WER_SENTENCES } from './texts.js';

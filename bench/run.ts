@@ -1,9 +1,9 @@
 // `npm run bench`: speed of every installed engine on this machine. Prints tables and writes JSON.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../src/config.js';
-import { engineDescriptors } from '../src/engines/registry.js';
-import type { EngineDescriptor, Recognizer, Synthesizer } from '../src/engines/types.js';
+import { loadConfig } from '../src/platform/config.js';
+import { engineDescriptors } from '../src/platform/engines/registry.js';
+import type { EngineDescriptor, Recognizer, Synthesizer } from '../src/platform/engines/types.js';
 import { benchCloning } from './cloning.js';
 import { benchHostOverhead } from './host-overhead.js';
 import { benchLongForm } from './long-form.js';

@@ -1,5 +1,5 @@
-import { durationOf } from '../src/audio/pcm.js';
-import type { EngineDescriptor, JobContext, Synthesizer, VoiceInfo } from '../src/engines/types.js';
+import { durationOf } from '../src/platform/audio/pcm.js';
+import type { EngineDescriptor, JobContext, Synthesizer, VoiceInfo } from '../src/platform/engines/types.js';
 import { peakMemoryMiB, round, timed } from './measure.js';
 import { LONG_TEXT, SHORT_TEXT, sentencesOf } from './texts.js';
 

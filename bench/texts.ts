@@ -29,7 +29,10 @@ const PARAGRAPHS = [
 export const LONG_TEXT = (() => {
   const sentences: string[] = [];
   for (let index = 0; sentences.join(' ').length < 2000; index++) sentences.push(PARAGRAPHS[index % PARAGRAPHS.length]!);
-  return sentences.join(' ').slice(0, 2000).replace(/\s+\S*$/, '.');
+  return sentences
+    .join(' ')
+    .slice(0, 2000)
+    .replace(/\s+\S*$/, '.');
 })();
 
 /** Sentences of a text, for time-to-first-audio: long-form generation speaks one sentence at a time. */

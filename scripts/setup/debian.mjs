@@ -58,7 +58,9 @@ function mainMirror() {
     }
   }
   if (existsSync('/etc/apt/sources.list')) {
-    const line = readFileSync('/etc/apt/sources.list', 'utf8').split('\n').find((entry) => /^deb\s/.test(entry) && !entry.includes('-security'));
+    const line = readFileSync('/etc/apt/sources.list', 'utf8')
+      .split('\n')
+      .find((entry) => /^deb\s/.test(entry) && !entry.includes('-security'));
     const match = line && /^deb\s+(?:\[([^\]]*)\]\s+)?(\S+)/.exec(line);
     if (match) return { uri: match[2], signedBy: /signed-by=(\S+)/.exec(match[1] ?? '')?.[1] };
   }
@@ -75,7 +77,9 @@ function enableContribNonFree(log) {
   const content = `${lines.join('\n')}\n`;
   if (existsSync(SOURCES_FILE) && readFileSync(SOURCES_FILE, 'utf8') === content) return false;
   writeFileSync(SOURCES_FILE, content);
-  log(`Enabled Debian contrib and non-free for ${release} in ${SOURCES_FILE} (SVOX Pico and MBROLA live there; several MBROLA voices are for non-commercial use only)`);
+  log(
+    `Enabled Debian contrib and non-free for ${release} in ${SOURCES_FILE} (SVOX Pico and MBROLA live there; several MBROLA voices are for non-commercial use only)`,
+  );
   return true;
 }
 

@@ -1,9 +1,7 @@
-import type { Config } from '../config.js';
-import { ApiError } from '../errors.js';
-import { createServices } from '../services/index.js';
-import { publicView } from '../services/keys.js';
-import { isScope, type RateLimits, type Scope } from '../services/scopes.js';
-import type { ApiKeyRecord } from '../store/api-key-repository.js';
+import type { Config } from '../platform/config.js';
+import { ApiError } from '../platform/errors.js';
+import { createServices } from '../app/services.js';
+import { publicView, isScope, type RateLimits, type Scope, type ApiKeyRecord } from '../features/access/index.js';
 
 interface KeyOptions {
   name: string | undefined;
@@ -14,7 +12,10 @@ interface KeyOptions {
 
 function parseScopes(raw: string | undefined): Scope[] | undefined {
   if (raw === undefined) return undefined;
-  const scopes = raw.split(',').map((scope) => scope.trim()).filter(Boolean);
+  const scopes = raw
+    .split(',')
+    .map((scope) => scope.trim())
+    .filter(Boolean);
   const unknown = scopes.filter((scope) => !isScope(scope));
   if (unknown.length > 0 || scopes.length === 0) throw new ApiError(400, 'invalid_request', `Unknown scopes: ${unknown.join(', ') || '(none given)'}`);
   return scopes as Scope[];
@@ -36,7 +37,9 @@ function parseLimits(pairs: string[]): RateLimits {
 
 function describe(record: ApiKeyRecord): string {
   const state = record.revokedAt ? `revoked ${record.revokedAt}` : 'active';
-  const limits = Object.entries(record.rateLimits).map(([scope, limit]) => `${scope}=${limit}`).join(' ');
+  const limits = Object.entries(record.rateLimits)
+    .map(([scope, limit]) => `${scope}=${limit}`)
+    .join(' ');
   return `${record.keyId}  ${record.prefix}…  ${record.name}  (${state})\n  scopes: ${record.scopes.join(', ')}\n  limits per minute: ${limits}`;
 }
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, forgetSecrets, loadConfig, SETTINGS } from '../config.js';
-import { ApiError } from '../errors.js';
-import { isStorageFull } from '../storage-full.js';
+import { ConfigError, forgetSecrets, loadConfig, SETTINGS } from '../platform/config.js';
+import { ApiError } from '../platform/errors.js';
+import { isStorageFull } from '../platform/storage-full.js';
 import { keysCommand } from './keys.js';
 import { modelsCommand } from './models.js';
 import { serveCommand } from './serve.js';
@@ -74,7 +74,8 @@ main(process.argv.slice(2)).then(
     if (code !== undefined) process.exitCode = code;
   },
   (error: unknown) => {
-    const known = error instanceof ApiError || error instanceof ConfigError || isStorageFull(error) || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const known =
+      error instanceof ApiError || error instanceof ConfigError || isStorageFull(error) || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.stderr.write(`timbre: ${known ? (error as Error).message : (error as Error).stack}\n`);
     process.exitCode = known ? 2 : 1;
   },

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Config } from '../config.js';
-import { ApiError } from '../errors.js';
-import { CatalogError, DEFAULT_MODELS, findModel } from '../models/catalog.js';
-import { describeProblems } from '../models/files.js';
-import { installModel, listModels, removeModel, type InstallResult, type ModelStatus } from '../models/manager.js';
+import type { Config } from '../platform/config.js';
+import { ApiError } from '../platform/errors.js';
+import { CatalogError, DEFAULT_MODELS, findModel } from '../platform/models/catalog.js';
+import { describeProblems } from '../platform/models/files.js';
+import { installModel, listModels, removeModel, type InstallResult, type ModelStatus } from '../platform/models/manager.js';
 
 interface ModelsOptions {
   /** --from; falls back to TIMBRE_MODELS_FROM. */

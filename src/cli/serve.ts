@@ -1,5 +1,5 @@
-import type { Config } from '../config.js';
-import { startServer } from '../server.js';
+import type { Config } from '../platform/config.js';
+import { startServer } from '../app/server.js';
 
 /** How long shutdown may wait for open work before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import fc from 'fast-check';
-import { encodeWav } from '../../src/audio/wav.js';
+import { encodeWav } from '../../src/platform/audio/wav.js';
 
 /**
  * Malformed and edge-case requests for every operation of the served OpenAPI document, made with
@@ -58,13 +58,42 @@ export interface KnownIds {
 }
 
 const NASTY_STRINGS = [
-  '', ' ', 'Infinity', '-Infinity', 'NaN', '1e999', '-1e999', '99999999999999999999', '-1', '0', '0x10', 'true', 'null',
-  '[]', '{}', '\u0000', 'a\u0000b', '\u202e\u0085\u001b[31m', '😀'.repeat(50), '../../../../etc/passwd', '..%2f..%2fetc%2fpasswd',
-  '%00', '%', '<script>', "' OR 1=1 --", 'é'.repeat(300), 'x'.repeat(5001), 'http://127.0.0.1:1/', 'file:///etc/passwd',
+  '',
+  ' ',
+  'Infinity',
+  '-Infinity',
+  'NaN',
+  '1e999',
+  '-1e999',
+  '99999999999999999999',
+  '-1',
+  '0',
+  '0x10',
+  'true',
+  'null',
+  '[]',
+  '{}',
+  '\u0000',
+  'a\u0000b',
+  '\u202e\u0085\u001b[31m',
+  '😀'.repeat(50),
+  '../../../../etc/passwd',
+  '..%2f..%2fetc%2fpasswd',
+  '%00',
+  '%',
+  '<script>',
+  "' OR 1=1 --",
+  'é'.repeat(300),
+  'x'.repeat(5001),
+  'http://127.0.0.1:1/',
+  'file:///etc/passwd',
 ];
 const NASTY_NUMBERS = [-1, 0, 0.5, -0.000001, 2 ** 31, 2 ** 53 + 2, -(2 ** 63), 1e308, -1e308, Number.MAX_SAFE_INTEGER];
 
-const nastyScalar: fc.Arbitrary<unknown> = fc.oneof(fc.constantFrom<unknown>(...NASTY_STRINGS, ...NASTY_NUMBERS, null, true, false), fc.string({ maxLength: 40 }));
+const nastyScalar: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom<unknown>(...NASTY_STRINGS, ...NASTY_NUMBERS, null, true, false),
+  fc.string({ maxLength: 40 }),
+);
 const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: nastyScalar },
   { weight: 1, arbitrary: fc.constantFrom<unknown>([], {}, [[[]]], { __proto__: { polluted: true } }, { constructor: { prototype: {} } }) },
@@ -100,7 +129,11 @@ function plausible(schema: Schema | undefined, document: OpenApiDocument, known:
     case 'object':
       return depth > 3 ? fc.constant({}) : objectOf(resolved, document, known, depth + 1);
     case 'string':
-      return fc.oneof(fc.constantFrom(...known.ids), fc.string({ minLength: 1, maxLength: Math.min(60, resolved.maxLength ?? 60) }), fc.constantFrom('en-US', 'pico:en-US', 'wav', 'mp3'));
+      return fc.oneof(
+        fc.constantFrom(...known.ids),
+        fc.string({ minLength: 1, maxLength: Math.min(60, resolved.maxLength ?? 60) }),
+        fc.constantFrom('en-US', 'pico:en-US', 'wav', 'mp3'),
+      );
     default:
       return nastyValue;
   }
@@ -131,12 +164,16 @@ function pathValue(known: KnownIds): fc.Arbitrary<string> {
 function queryString(parameters: Parameter[], document: OpenApiDocument, known: KnownIds): fc.Arbitrary<string> {
   const declared = parameters.filter((parameter) => parameter.in === 'query' && parameter.name !== 'api_key');
   const values = declared.map((parameter) =>
-    fc.oneof(fc.constant(undefined), plausible(parameter.schema, document, known), nastyScalar).map((value) => (value === undefined ? '' : `${encodeURIComponent(parameter.name)}=${encodeURIComponent(String(value))}`)),
+    fc
+      .oneof(fc.constant(undefined), plausible(parameter.schema, document, known), nastyScalar)
+      .map((value) => (value === undefined ? '' : `${encodeURIComponent(parameter.name)}=${encodeURIComponent(String(value))}`)),
   );
-  return fc.tuple(fc.tuple(...values), fc.option(fc.constantFrom('unknown=1', 'limit=1e999&limit=2', '%ZZ=1', 'a[b]=c', 'offset=-1'), { freq: 3 })).map(([pairs, extra]) => {
-    const query = [...pairs, extra ?? ''].filter(Boolean).join('&');
-    return query ? `?${query}` : '';
-  });
+  return fc
+    .tuple(fc.tuple(...values), fc.option(fc.constantFrom('unknown=1', 'limit=1e999&limit=2', '%ZZ=1', 'a[b]=c', 'offset=-1'), { freq: 3 }))
+    .map(([pairs, extra]) => {
+      const query = [...pairs, extra ?? ''].filter(Boolean).join('&');
+      return query ? `?${query}` : '';
+    });
 }
 
 /** multipart/form-data with the given text fields and file parts, or a broken variant of it. */
@@ -144,10 +181,15 @@ function multipart(fields: Record<string, unknown>, files: Buffer[], breakage: s
   const boundary = 'fuzzBoundary7MA4YWxk';
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
-    const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+    const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${text}\r\n`));
   }
-  for (const file of files) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.wav"\r\nContent-Type: audio/wav\r\n\r\n`), file, Buffer.from('\r\n'));
+  for (const file of files)
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.wav"\r\nContent-Type: audio/wav\r\n\r\n`),
+      file,
+      Buffer.from('\r\n'),
+    );
   const whole = Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]);
   switch (breakage) {
     case 'truncated':
@@ -157,7 +199,10 @@ function multipart(fields: Record<string, unknown>, files: Buffer[], breakage: s
     case 'wrong boundary':
       return { body: whole, contentType: 'multipart/form-data; boundary=other' };
     case 'nameless part':
-      return { body: Buffer.from(`--${boundary}\r\nContent-Disposition: form-data\r\n\r\nx\r\n--${boundary}--\r\n`), contentType: `multipart/form-data; boundary=${boundary}` };
+      return {
+        body: Buffer.from(`--${boundary}\r\nContent-Disposition: form-data\r\n\r\nx\r\n--${boundary}--\r\n`),
+        contentType: `multipart/form-data; boundary=${boundary}`,
+      };
     default:
       return { body: whole, contentType: `multipart/form-data; boundary=${boundary}` };
   }
@@ -167,7 +212,10 @@ function bodies(operation: Operation, document: OpenApiDocument, known: KnownIds
   const content = operation.requestBody?.content ?? {};
   const jsonSchema = resolve(content['application/json']?.schema, document);
   const multipartSchema = content['multipart/form-data']?.schema;
-  const json = (jsonSchema.properties ? objectOf(jsonSchema, document, known, 0) : nastyValue).map((value) => ({ body: Buffer.from(JSON.stringify(value) ?? 'null'), contentType: 'application/json' }));
+  const json = (jsonSchema.properties ? objectOf(jsonSchema, document, known, 0) : nastyValue).map((value) => ({
+    body: Buffer.from(JSON.stringify(value) ?? 'null'),
+    contentType: 'application/json',
+  }));
   const broken = fc.constantFrom(
     { body: Buffer.from('{"a":'), contentType: 'application/json' },
     { body: Buffer.from(''), contentType: 'application/json' },
@@ -180,8 +228,13 @@ function bodies(operation: Operation, document: OpenApiDocument, known: KnownIds
   );
   const form = fc
     .tuple(
-      multipartSchema ? objectOf(resolve(multipartSchema, document), document, known, 0) : fc.dictionary(fc.string({ maxLength: 8 }), nastyScalar, { maxKeys: 3 }),
-      fc.array(fc.uint8Array({ maxLength: 256 }).map((bytes) => Buffer.from(bytes)), { maxLength: 2 }),
+      multipartSchema
+        ? objectOf(resolve(multipartSchema, document), document, known, 0)
+        : fc.dictionary(fc.string({ maxLength: 8 }), nastyScalar, { maxKeys: 3 }),
+      fc.array(
+        fc.uint8Array({ maxLength: 256 }).map((bytes) => Buffer.from(bytes)),
+        { maxLength: 2 },
+      ),
       fc.constantFrom('none', 'truncated', 'no boundary', 'wrong boundary', 'nameless part'),
     )
     .map(([fields, files, breakage]) => multipart(fields, files, breakage));
@@ -250,7 +303,15 @@ function send(base: URL, key: string, request: FuzzRequest): Promise<{ status: n
  * Sends `runs` generated requests to every operation (a few at a time) and reports every response
  * that breaks the rules of `problemWith`. The same seed gives the same requests.
  */
-export async function fuzz(options: { url: string; key: string; document: OpenApiDocument; known: KnownIds; runs: number; seed: number; concurrency?: number }): Promise<{ sent: number; operations: number; findings: FuzzFinding[]; statuses: Record<number, number> }> {
+export async function fuzz(options: {
+  url: string;
+  key: string;
+  document: OpenApiDocument;
+  known: KnownIds;
+  runs: number;
+  seed: number;
+  concurrency?: number;
+}): Promise<{ sent: number; operations: number; findings: FuzzFinding[]; statuses: Record<number, number> }> {
   const base = new URL(options.url);
   const targets = fuzzTargets(options.document, options.known);
   const requests = targets.flatMap((target, index) => fc.sample(target.requests, { numRuns: options.runs, seed: options.seed + index }));
@@ -281,7 +342,11 @@ export async function fuzz(options: { url: string; key: string; document: OpenAp
  */
 export async function prepareFuzzTargets(url: string, key: string): Promise<KnownIds> {
   const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(new URL(path, url), { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(new URL(path, url), {
+      method,
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return (await response.json()) as Record<string, unknown>;
   };
   const task = await call('POST', '/api/generate/clone-chunked', { voice_id: 'pico:en-US', text: 'One line. Two lines.', language: 'en-US' });
@@ -289,7 +354,10 @@ export async function prepareFuzzTargets(url: string, key: string): Promise<Know
   const form = new FormData();
   const wav = encodeWav({ samples: Float32Array.from({ length: 8000 }, (_, i) => 0.3 * Math.sin(i / 4)), sampleRate: 8000 });
   form.append('file', new Blob([wav]), 'tone.wav');
-  const asset = (await (await fetch(new URL('/api/assets', url), { method: 'POST', headers: { 'x-api-key': key }, body: form })).json()) as Record<string, unknown>;
+  const asset = (await (await fetch(new URL('/api/assets', url), { method: 'POST', headers: { 'x-api-key': key }, body: form })).json()) as Record<
+    string,
+    unknown
+  >;
   const spare = await call('POST', '/api/api-keys', { name: 'fuzz spare' });
   return { ids: [String(task.task_id), String(asset.asset_id), String(spare.key_id), 'pico:en-US', 'flite:slt', '0', '1', 'job_unknown', 'voice_unknown'] };
 }

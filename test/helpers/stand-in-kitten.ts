@@ -11,14 +11,25 @@ import { buildModel, DT, scalar } from './onnx-builder.js';
  * reads back what each model call received.
  */
 
-export const KITTEN_NAMES = ['expr-voice-2-m', 'expr-voice-2-f', 'expr-voice-3-m', 'expr-voice-3-f', 'expr-voice-4-m', 'expr-voice-4-f', 'expr-voice-5-m', 'expr-voice-5-f'];
+export const KITTEN_NAMES = [
+  'expr-voice-2-m',
+  'expr-voice-2-f',
+  'expr-voice-3-m',
+  'expr-voice-3-f',
+  'expr-voice-4-m',
+  'expr-voice-4-f',
+  'expr-voice-5-m',
+  'expr-voice-5-f',
+];
 export const KITTEN_STYLE_SIZE = 256;
 
 // KittenTTS's symbols (pad, punctuation, letters, IPA) in id order; a symbol listed twice is
 // written once, under its first id, since sherpa's token table maps each symbol to one id.
 const SYMBOLS = [
-  '$', ...';:,.!?¡¿—…"«»“” ', ...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz',
-  ...'ɑɐɒæɓʙβɔɕçɗɖðʤəɘɚɛɜɝɞɟʄɡɠɢʛɦɧħɥʜɨɪʝɭɬɫɮʟɱɯɰŋɳɲɴøɵɸθœɶʘɹɺɾɻʀʁɽʂʃʈʧʉʊʋⱱʌɣɤʍχʎʏʑʐʒʔʡʕʢǀǁǂǃˈˌːˑʼʴʰʱʲʷˠˤ˞↓↑→↗↘\'̩ᵻ',
+  '$',
+  ...';:,.!?¡¿—…"«»“” ',
+  ...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz',
+  ..."ɑɐɒæɓʙβɔɕçɗɖðʤəɘɚɛɜɝɞɟʄɡɠɢʛɦɧħɥʜɨɪʝɭɬɫɮʟɱɯɰŋɳɲɴøɵɸθœɶʘɹɺɾɻʀʁɽʂʃʈʧʉʊʋⱱʌɣɤʍχʎʏʑʐʒʔʡʕʢǀǁǂǃˈˌːˑʼʴʰʱʲʷˠˤ˞↓↑→↗↘'̩ᵻ",
 ];
 
 export interface KittenStandInOptions {
@@ -30,8 +41,16 @@ export interface KittenStandInOptions {
 
 export function kittenModel(options: KittenStandInOptions = {}): Buffer {
   const metadata: Record<string, string | number> = {
-    model_type: 'kitten-tts', language: 'English', has_espeak: 1, sample_rate: 24000, version: 2, voice: 'en-us',
-    style_dim: `1,${KITTEN_STYLE_SIZE}`, n_speakers: KITTEN_NAMES.length, speaker_names: KITTEN_NAMES.join(','), ...options.metadata,
+    model_type: 'kitten-tts',
+    language: 'English',
+    has_espeak: 1,
+    sample_rate: 24000,
+    version: 2,
+    voice: 'en-us',
+    style_dim: `1,${KITTEN_STYLE_SIZE}`,
+    n_speakers: KITTEN_NAMES.length,
+    speaker_names: KITTEN_NAMES.join(','),
+    ...options.metadata,
   };
   for (const key of options.omitMetadata ?? []) delete metadata[key];
   return buildModel({
@@ -45,9 +64,14 @@ export function kittenModel(options: KittenStandInOptions = {}): Buffer {
       { name: 'duration', type: DT.INT64, dims: ['num_tokens'] },
     ],
     initializers: [
-      scalar('milli', DT.FLOAT, 0.001), { name: 'flat', type: DT.INT64, dims: [1], data: [-1] }, scalar('i1', DT.INT64, 1),
-      scalar('spt', DT.INT64, 240), scalar('zero', DT.INT64, 0), scalar('one', DT.INT64, 1),
-      scalar('omega', DT.FLOAT, (2 * Math.PI * 440) / 24000), scalar('amp', DT.FLOAT, 0.5),
+      scalar('milli', DT.FLOAT, 0.001),
+      { name: 'flat', type: DT.INT64, dims: [1], data: [-1] },
+      scalar('i1', DT.INT64, 1),
+      scalar('spt', DT.INT64, 240),
+      scalar('zero', DT.INT64, 0),
+      scalar('one', DT.INT64, 1),
+      scalar('omega', DT.FLOAT, (2 * Math.PI * 440) / 24000),
+      scalar('amp', DT.FLOAT, 0.5),
     ],
     nodes: [
       { op: 'Cast', inputs: ['input_ids'], outputs: ['ids_f'], attrs: { to: DT.FLOAT } },

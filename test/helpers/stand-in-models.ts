@@ -42,8 +42,14 @@ function withMetadata(base: Record<string, string | number>, options: StandInOpt
 export function kokoroModel(options: StandInOptions = {}): Buffer {
   const metadata = withMetadata(
     {
-      model_type: 'kokoro', sample_rate: 24000, version: 2, voice: 'en-us', style_dim: '510,1,256',
-      n_speakers: KOKORO_NAMES.length, has_espeak: 1, speaker_names: KOKORO_NAMES.join(','),
+      model_type: 'kokoro',
+      sample_rate: 24000,
+      version: 2,
+      voice: 'en-us',
+      style_dim: '510,1,256',
+      n_speakers: KOKORO_NAMES.length,
+      has_espeak: 1,
+      speaker_names: KOKORO_NAMES.join(','),
     },
     options,
   );
@@ -55,9 +61,14 @@ export function kokoroModel(options: StandInOptions = {}): Buffer {
     ],
     outputs: [{ name: 'audio', type: DT.FLOAT, dims: ['num_samples'] }],
     initializers: [
-      scalar('milli', DT.FLOAT, 0.001), { name: 'flat', type: DT.INT64, dims: [1], data: [-1] }, scalar('i1', DT.INT64, 1),
-      scalar('spt', DT.INT64, SAMPLES_PER_TOKEN), scalar('zero', DT.INT64, 0), scalar('one', DT.INT64, 1),
-      scalar('omega', DT.FLOAT, (2 * Math.PI * 440) / 24000), scalar('amp', DT.FLOAT, 0.5),
+      scalar('milli', DT.FLOAT, 0.001),
+      { name: 'flat', type: DT.INT64, dims: [1], data: [-1] },
+      scalar('i1', DT.INT64, 1),
+      scalar('spt', DT.INT64, SAMPLES_PER_TOKEN),
+      scalar('zero', DT.INT64, 0),
+      scalar('one', DT.INT64, 1),
+      scalar('omega', DT.FLOAT, (2 * Math.PI * 440) / 24000),
+      scalar('amp', DT.FLOAT, 0.5),
     ],
     nodes: [
       { op: 'Cast', inputs: ['tokens'], outputs: ['tok_f'], attrs: { to: DT.FLOAT } },

@@ -25,7 +25,12 @@ const SILENCE_ENERGY = 1e-4;
 
 const f32 = (name: string, dims: (number | string)[]): ValueSpec => ({ name, type: DT.FLOAT, dims });
 const i32 = (name: string, dims: (number | string)[]): ValueSpec => ({ name, type: DT.INT32, dims });
-const conv = (input: string, weight: string, output: string, stride: number): NodeSpec => ({ op: 'Conv', inputs: [input, weight], outputs: [output], attrs: { strides: [stride] } });
+const conv = (input: string, weight: string, output: string, stride: number): NodeSpec => ({
+  op: 'Conv',
+  inputs: [input, weight],
+  outputs: [output],
+  attrs: { strides: [stride] },
+});
 const mean = (name: string, size: number) => ({ name, type: DT.FLOAT, dims: [1, 1, size], data: new Array<number>(size).fill(1 / size) });
 
 export function preprocessModel(): Buffer {
@@ -36,7 +41,9 @@ export function preprocessModel(): Buffer {
     nodes: [
       { op: 'Mul', inputs: ['audio', 'audio'], outputs: ['energy'] },
       { op: 'Unsqueeze', inputs: ['energy', 'axis1'], outputs: ['energy3'] },
-      conv('energy3', 'w1', 'c1', 64), conv('c1', 'w2', 'c2', 3), conv('c2', 'w3', 'c3', 2),
+      conv('energy3', 'w1', 'c1', 64),
+      conv('c1', 'w2', 'c2', 3),
+      conv('c2', 'w3', 'c3', 2),
       { op: 'Transpose', inputs: ['c3'], outputs: ['features'], attrs: { perm: [0, 2, 1] } },
     ],
   });

@@ -89,8 +89,14 @@ const lmFlow = () =>
 
 const decoder = () =>
   buildModel({
-    inputs: [{ name: 'latent', type: DT.FLOAT, dims: [1, 'F', 32] }, { name: 'st', type: DT.FLOAT, dims: [1] }],
-    outputs: [{ name: 'audio', type: DT.FLOAT, dims: [1, 1, 'T'] }, { name: 'out_st', type: DT.FLOAT, dims: [1] }],
+    inputs: [
+      { name: 'latent', type: DT.FLOAT, dims: [1, 'F', 32] },
+      { name: 'st', type: DT.FLOAT, dims: [1] },
+    ],
+    outputs: [
+      { name: 'audio', type: DT.FLOAT, dims: [1, 1, 'T'] },
+      { name: 'out_st', type: DT.FLOAT, dims: [1] },
+    ],
     initializers: [
       scalar('i1', DT.INT64, 1),
       scalar('spf', DT.INT64, 1920),

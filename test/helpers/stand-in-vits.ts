@@ -13,9 +13,7 @@ import type { StandInOptions } from './stand-in-models.js';
  */
 
 /** Piper's phoneme_id_map, ids 0–129 (the IPA the English espeak voices produce). */
-const PHONEMES = [
-  ..."_^$ !'(),-.:;?abcdefhijklmnopqrstuvwxyzæçðøħŋœǀǁǂǃɐɑɒɓɔɕɖɗɘəɚɛɜɞɟɠɡɢɣɤɥɦɧɨɪɫɬɭɮɯɰɱɲɳɴɵɶɸɹɺɻɽɾʀʁʂʃʄʈʉʊʋʌʍʎʏʐʑʒʔʕʘʙʛʜʝʟʡʢʲˈˌːˑ˞βθχᵻⱱ",
-];
+const PHONEMES = [..."_^$ !'(),-.:;?abcdefhijklmnopqrstuvwxyzæçðøħŋœǀǁǂǃɐɑɒɓɔɕɖɗɘəɚɛɜɞɟɠɡɢɣɤɥɦɧɨɪɫɬɭɮɯɰɱɲɳɴɵɶɸɹɺɻɽɾʀʁʂʃʄʈʉʊʋʌʍʎʏʐʑʒʔʕʘʙʛʜʝʟʡʢʲˈˌːˑ˞βθχᵻⱱ"];
 const SAMPLES_PER_ID = 256;
 
 export interface VitsStandInOptions extends StandInOptions {
@@ -28,8 +26,14 @@ export interface VitsStandInOptions extends StandInOptions {
 export function vitsModel(options: VitsStandInOptions = {}): Buffer {
   const speakers = options.speakers ?? 1;
   const metadata: Record<string, string | number> = {
-    model_type: 'vits', comment: 'piper', language: 'English', voice: 'en-us', has_espeak: 1,
-    n_speakers: speakers, sample_rate: 22050, ...options.metadata,
+    model_type: 'vits',
+    comment: 'piper',
+    language: 'English',
+    voice: 'en-us',
+    has_espeak: 1,
+    n_speakers: speakers,
+    sample_rate: 22050,
+    ...options.metadata,
   };
   for (const key of options.omitMetadata ?? []) delete metadata[key];
   const inputs: ValueSpec[] = [
@@ -38,18 +42,26 @@ export function vitsModel(options: VitsStandInOptions = {}): Buffer {
     { name: 'scales', type: DT.FLOAT, dims: [3] },
   ];
   if (speakers > 1) inputs.push({ name: 'sid', type: DT.INT64, dims: [1] });
-  const sid: NodeSpec[] = speakers > 1
-    ? [{ op: 'Cast', inputs: ['sid'], outputs: ['sid_f'], attrs: { to: DT.FLOAT } }, { op: 'Mul', inputs: ['sid_f', 'milli'], outputs: ['sid_s'] }]
-    : [{ op: 'Identity', inputs: ['no_sid'], outputs: ['sid_s'] }];
+  const sid: NodeSpec[] =
+    speakers > 1
+      ? [
+          { op: 'Cast', inputs: ['sid'], outputs: ['sid_f'], attrs: { to: DT.FLOAT } },
+          { op: 'Mul', inputs: ['sid_f', 'milli'], outputs: ['sid_s'] },
+        ]
+      : [{ op: 'Identity', inputs: ['no_sid'], outputs: ['sid_s'] }];
   return buildModel({
     inputs,
     outputs: [{ name: 'output', type: DT.FLOAT, dims: [1, 1, 'time'] }],
     initializers: [
-      scalar('milli', DT.FLOAT, 0.001), { name: 'flat', type: DT.INT64, dims: [1], data: [-1] },
+      scalar('milli', DT.FLOAT, 0.001),
+      { name: 'flat', type: DT.INT64, dims: [1], data: [-1] },
       { name: 'out_shape', type: DT.INT64, dims: [3], data: [1, 1, -1] },
       ...(speakers > 1 ? [] : [{ name: 'no_sid', type: DT.FLOAT, dims: [1], data: [-0.001] }]),
-      scalar('spi', DT.INT64, SAMPLES_PER_ID), scalar('zero', DT.INT64, 0), scalar('one', DT.INT64, 1),
-      scalar('omega', DT.FLOAT, (2 * Math.PI * 440) / 22050), scalar('amp', DT.FLOAT, 0.5),
+      scalar('spi', DT.INT64, SAMPLES_PER_ID),
+      scalar('zero', DT.INT64, 0),
+      scalar('one', DT.INT64, 1),
+      scalar('omega', DT.FLOAT, (2 * Math.PI * 440) / 22050),
+      scalar('amp', DT.FLOAT, 0.5),
     ],
     nodes: [
       { op: 'Cast', inputs: ['input_lengths'], outputs: ['len_f'], attrs: { to: DT.FLOAT } },

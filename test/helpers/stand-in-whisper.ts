@@ -17,10 +17,28 @@ const STATE = 4;
 const CONTEXT = 16;
 
 const METADATA = {
-  model_type: 'whisper-stand-in', n_mels: 80, n_audio_ctx: 1500, n_audio_state: STATE, n_audio_head: 1, n_audio_layer: 1,
-  n_vocab: V, n_text_ctx: CONTEXT, n_text_state: STATE, n_text_head: 1, n_text_layer: LAYERS,
-  sot: 3, eot: 2, blank_id: 1, transcribe: 4, translate: 5, no_timestamps: 6, no_speech: 7, sot_prev: 7,
-  sot_sequence: '3', sot_index: 0, is_multilingual: 0,
+  model_type: 'whisper-stand-in',
+  n_mels: 80,
+  n_audio_ctx: 1500,
+  n_audio_state: STATE,
+  n_audio_head: 1,
+  n_audio_layer: 1,
+  n_vocab: V,
+  n_text_ctx: CONTEXT,
+  n_text_state: STATE,
+  n_text_head: 1,
+  n_text_layer: LAYERS,
+  sot: 3,
+  eot: 2,
+  blank_id: 1,
+  transcribe: 4,
+  translate: 5,
+  no_timestamps: 6,
+  no_speech: 7,
+  sot_prev: 7,
+  sot_sequence: '3',
+  sot_index: 0,
+  is_multilingual: 0,
 };
 
 const cross = (name: string, frames: number | string): ValueSpec => ({ name, type: DT.FLOAT, dims: [LAYERS, 1, frames, STATE] });
@@ -51,8 +69,10 @@ function decoder(): Buffer {
   return buildModel({
     inputs: [
       { name: 'tokens', type: DT.INT64, dims: [1, 'n'] },
-      cache('in_n_layer_self_k_cache'), cache('in_n_layer_self_v_cache'),
-      cross('n_layer_cross_k', 'A'), cross('n_layer_cross_v', 'A'),
+      cache('in_n_layer_self_k_cache'),
+      cache('in_n_layer_self_v_cache'),
+      cross('n_layer_cross_k', 'A'),
+      cross('n_layer_cross_v', 'A'),
       { name: 'offset', type: DT.INT64, dims: [1] },
     ],
     outputs: [{ name: 'logits', type: DT.FLOAT, dims: [1, 'n', V] }, cache('out_n_layer_self_k_cache'), cache('out_n_layer_self_v_cache')],

@@ -69,7 +69,14 @@ export function zipvoiceDecoder(metadata: Record<string, string | number> = {}):
       { op: 'Div', inputs: ['cx', 'left'], outputs: ['v'] },
     ],
     metadata: {
-      version: 1, feat_dim: MELS, sample_rate: 24000, n_fft: 1024, hop_length: ZIPVOICE_HOP, window_length: 1024, num_mels: MELS, ...metadata,
+      version: 1,
+      feat_dim: MELS,
+      sample_rate: 24000,
+      n_fft: 1024,
+      hop_length: ZIPVOICE_HOP,
+      window_length: 1024,
+      num_mels: MELS,
+      ...metadata,
     },
   });
 }
@@ -82,8 +89,17 @@ export function vocosVocoder(metadata: Record<string, string | number> = {}): Bu
   const spectrum = { type: DT.FLOAT, dims: [1, BINS, 'T'] };
   return buildModel({
     inputs: [{ name: 'mels', type: DT.FLOAT, dims: [1, MELS, 'T'] }],
-    outputs: [{ name: 'mag', ...spectrum }, { name: 'x', ...spectrum }, { name: 'y', ...spectrum }],
-    initializers: [ints('axis2', [2]), ints('one', [1]), ints('bins', [BINS]), scalar('milli', DT.FLOAT, 0.001), scalar('im', DT.FLOAT, 0),
+    outputs: [
+      { name: 'mag', ...spectrum },
+      { name: 'x', ...spectrum },
+      { name: 'y', ...spectrum },
+    ],
+    initializers: [
+      ints('axis2', [2]),
+      ints('one', [1]),
+      ints('bins', [BINS]),
+      scalar('milli', DT.FLOAT, 0.001),
+      scalar('im', DT.FLOAT, 0),
       { name: 're', type: DT.FLOAT, dims: [1, BINS, 1], data: Array.from({ length: BINS }, (_, k) => (k % 2 === 0 ? 1 : -1)) },
     ],
     nodes: [
@@ -96,7 +112,15 @@ export function vocosVocoder(metadata: Record<string, string | number> = {}): Bu
       { op: 'Expand', inputs: ['im', 'spec_shape'], outputs: ['y'] },
     ],
     metadata: {
-      model_type: 'vocos', n_fft: 1024, hop_length: ZIPVOICE_HOP, win_length: 1024, center: 1, normalized: 0, window_type: 'hann', pad_mode: 'reflect', ...metadata,
+      model_type: 'vocos',
+      n_fft: 1024,
+      hop_length: ZIPVOICE_HOP,
+      win_length: 1024,
+      center: 1,
+      normalized: 0,
+      window_type: 'hann',
+      pad_mode: 'reflect',
+      ...metadata,
     },
   });
 }

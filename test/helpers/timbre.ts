@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
 import { promisify } from 'node:util';
-import { ALL_SCOPES } from '../../src/services/scopes.js';
+import { ALL_SCOPES } from '../../src/features/access/scopes.js';
 
 const BIN = fileURLToPath(new URL('../../bin/timbre.mjs', import.meta.url));
 const run = promisify(execFile);

@@ -41,7 +41,17 @@ describe('API keys and authentication over HTTP', () => {
     assert.ok(!listed.text.includes(created.body.key), 'full key leaked');
     assert.ok(!listed.text.includes(created.body.key.slice(12)), 'secret part leaked');
     for (const key of listed.body.keys) {
-      assert.deepEqual(Object.keys(key).sort(), ['created_at', 'created_by', 'key_id', 'last_used_at', 'name', 'prefix', 'rate_limits', 'revoked_at', 'scopes']);
+      assert.deepEqual(Object.keys(key).sort(), [
+        'created_at',
+        'created_by',
+        'key_id',
+        'last_used_at',
+        'name',
+        'prefix',
+        'rate_limits',
+        'revoked_at',
+        'scopes',
+      ]);
     }
   });
 

@@ -115,7 +115,10 @@ describe('assets and audio duration', () => {
 
     const key = fixture.admin.key;
     const listed = await request(fixture.server.url, 'GET', '/api/assets', { key });
-    assert.deepEqual(listed.body.assets.map((item: { asset_id: string }) => item.asset_id), [asset.asset_id]);
+    assert.deepEqual(
+      listed.body.assets.map((item: { asset_id: string }) => item.asset_id),
+      [asset.asset_id],
+    );
     const byId = await request(fixture.server.url, 'POST', '/api/audio-duration', { key, json: { asset_id: asset.asset_id } });
     assert.equal(byId.status, 200);
     assert.equal(byId.body.source, 'asset');

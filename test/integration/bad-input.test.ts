@@ -43,10 +43,14 @@ describe('bad input gets a clear 4xx in the envelope, never a 5xx', () => {
     ] as const) {
       const response = await call('POST', path, { json });
       refused(response, 400, 'invalid_request');
-      assert.ok(response.body.error.details.fields.some((problem: { field: string }) => problem.field === field), response.text);
+      assert.ok(
+        response.body.error.details.fields.some((problem: { field: string }) => problem.field === field),
+        response.text,
+      );
     }
     assert.ok(!(await call('GET', '/api/api-keys')).text.includes('never stored'), 'the refused key was not stored');
-    for (const query of ['offset=99999999999999999999', 'limit=1e999', 'offset=-Infinity']) refused(await call('GET', `/api/voices?${query}`), 400, 'invalid_request');
+    for (const query of ['offset=99999999999999999999', 'limit=1e999', 'offset=-Infinity'])
+      refused(await call('GET', `/api/voices?${query}`), 400, 'invalid_request');
   });
 
   test('audio-duration without a body, and text with NUL characters', async () => {
@@ -76,7 +80,9 @@ describe('bad input gets a clear 4xx in the envelope, never a 5xx', () => {
     assert.deepEqual([badUrl.status, badUrl.error.code], [400, 'invalid_url']);
     const foreign = envelopeOf(await raw(fixture.server.url, 'GET /api/voices/%E0%A4%A HTTP/1.1\r\nHost: evil.example\r\n\r\n'));
     assert.deepEqual([foreign.status, foreign.error.code], [403, 'host_not_allowed']);
-    const longParameter = envelopeOf(await raw(fixture.server.url, `GET /api/voices/${'a'.repeat(600)} HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${key}\r\n\r\n`));
+    const longParameter = envelopeOf(
+      await raw(fixture.server.url, `GET /api/voices/${'a'.repeat(600)} HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${key}\r\n\r\n`),
+    );
     assert.deepEqual([longParameter.status, longParameter.error.code], [414, 'uri_too_long']);
     const bigHeaders = envelopeOf(await raw(fixture.server.url, `GET /api/voices HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
     assert.deepEqual([bigHeaders.status, bigHeaders.error.code], [431, 'headers_too_large']);

@@ -4,13 +4,14 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { durationOf, rms } from '../../src/audio/pcm.js';
-import type { BuiltinOptions } from '../../src/engines/builtin-common.js';
-import { createEspeakSynthesizer, espeakEngine } from '../../src/engines/espeak.js';
-import { createFestivalSynthesizer, festivalEngine } from '../../src/engines/festival.js';
-import { createFliteSynthesizer, fliteEngine } from '../../src/engines/flite.js';
-import { createPicoSynthesizer, picoEngine } from '../../src/engines/pico.js';
-import { EngineError, type EngineDescriptor, type JobContext, type SynthesisResult, type Synthesizer, type VoiceInfo } from '../../src/engines/types.js';
+import { durationOf, rms } from '../../src/platform/audio/pcm.js';
+import type { BuiltinOptions } from '../../src/platform/engines/builtin-common.js';
+import { createEspeakSynthesizer, espeakEngine } from '../../src/platform/engines/espeak.js';
+import { createFestivalSynthesizer, festivalEngine } from '../../src/platform/engines/festival.js';
+import { createFliteSynthesizer, fliteEngine } from '../../src/platform/engines/flite.js';
+import { createPicoSynthesizer, picoEngine } from '../../src/platform/engines/pico.js';
+import { type EngineDescriptor, type JobContext, type SynthesisResult, type Synthesizer, type VoiceInfo } from '../../src/platform/engines/types.js';
+import { EngineError } from '../../src/platform/errors.js';
 
 /** Well below every voice measured here (the quietest, flite kal16 and festival el_diphone, are ~0.04). */
 const RMS_FLOOR = 0.01;
@@ -179,13 +180,19 @@ for (const subject of SUBJECTS) {
 
     test('an unknown voice is voice_not_found', async () => {
       for (const voice of [`${engine}:no-such-voice`, 'no-prefix', 'flite:kal', 'flite:awb_time']) {
-        await assert.rejects(synthesizer.synthesize({ text: 'Hello.', voice }, context()), (error) => error instanceof EngineError && error.code === 'voice_not_found');
+        await assert.rejects(
+          synthesizer.synthesize({ text: 'Hello.', voice }, context()),
+          (error) => error instanceof EngineError && error.code === 'voice_not_found',
+        );
       }
     });
 
     test('empty text is text_empty', async () => {
       for (const text of ['', '   \n', '...']) {
-        await assert.rejects(synthesizer.synthesize({ text, voice: subject.englishVoice }, context()), (error) => error instanceof EngineError && error.code === 'text_empty');
+        await assert.rejects(
+          synthesizer.synthesize({ text, voice: subject.englishVoice }, context()),
+          (error) => error instanceof EngineError && error.code === 'text_empty',
+        );
       }
     });
   });

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { rms } from '../../src/audio/pcm.js';
-import { parseWav } from '../../src/audio/wav.js';
+import { rms } from '../../src/platform/audio/pcm.js';
+import { parseWav } from '../../src/platform/audio/wav.js';
 import { buildKokoro, buildPocket, decodeKokoroCalls, SHARED_MODELS } from '../helpers/stand-in-models.js';
 import { REFERENCE_AUDIO } from '../helpers/paths.js';
 import { createKeyWithCli, postMultipart, removeDir, request, startTimbre, tempDir, type RunningTimbre } from '../helpers/timbre.js';
@@ -75,7 +75,10 @@ describe('zero_shot and voice_search clones with stand-in models', () => {
   });
 
   test('voice_search stores a blended Kokoro style, and generation speaks with it', async () => {
-    const { status, body } = await postMultipart(server.url, key, '/api/clone/create', [{ name: 'jfk.wav', bytes: jfk }], { name: 'Search', method: 'voice_search' });
+    const { status, body } = await postMultipart(server.url, key, '/api/clone/create', [{ name: 'jfk.wav', bytes: jfk }], {
+      name: 'Search',
+      method: 'voice_search',
+    });
     assert.equal(status, 201, JSON.stringify(body));
     assert.equal(body.clone_method, 'voice_search');
     assert.match(body.method_reason, /^requested/);
@@ -102,7 +105,7 @@ describe('zero_shot and voice_search clones with stand-in models', () => {
   test('a design blends two Kokoro voices when Kokoro is installed', async () => {
     const response = await request(server.url, 'POST', '/api/design/create', { key, json: { name: 'Kokoro design', description: 'a warm female voice' } });
     assert.equal(response.status, 201, response.text);
-    const body = response.body as any;
+    const body = response.body;
     assert.equal(body.voice.engine, 'kokoro');
     assert.equal(body.voice.settings.design.blend.length, 2);
     const bytes = await readFile(join(server.dataDir, 'voices', body.voice_id, 'style.f32'));
@@ -112,11 +115,16 @@ describe('zero_shot and voice_search clones with stand-in models', () => {
   test('an exported clone carries its reference and style files, and speaks again once imported elsewhere', async () => {
     const ids = [made.zeroShot!, made.search!];
     const exported = await fetch(new URL('/api/voices/export', server.url), {
-      method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ voice_ids: ids }),
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ voice_ids: ids }),
     });
     assert.equal(exported.status, 200);
     const zip = Buffer.from(await exported.arrayBuffer());
-    const before = { reference: await readFile(join(server.dataDir, 'voices', ids[0]!, 'reference.wav')), style: await readFile(join(server.dataDir, 'voices', ids[1]!, 'style.f32')) };
+    const before = {
+      reference: await readFile(join(server.dataDir, 'voices', ids[0]!, 'reference.wav')),
+      style: await readFile(join(server.dataDir, 'voices', ids[1]!, 'style.f32')),
+    };
     for (const id of ids) assert.equal((await request(server.url, 'DELETE', `/api/voices/${id}`, { key })).status, 204);
     const imported = await request(server.url, 'POST', '/api/voices/import', { key, body: zip, headers: { 'content-type': 'application/zip' } });
     assert.equal(imported.status, 200, imported.text);

@@ -3,13 +3,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
-import { analyseVoice } from '../../src/audio/analyse/index.js';
-import { decodeToPcm } from '../../src/audio/decode.js';
-import type { Pcm } from '../../src/audio/pcm.js';
-import { encodeWav } from '../../src/audio/wav.js';
-import { acousticPrint, acousticSimilarity } from '../../src/engines/voiceprint.js';
-import type { VoicePrint } from '../../src/engines/types.js';
-import { wordErrorRate } from '../../src/text/wer.js';
+import { analyseVoice } from '../../src/platform/audio/analyse/index.js';
+import { decodeToPcm } from '../../src/platform/audio/decode.js';
+import type { Pcm } from '../../src/platform/audio/pcm.js';
+import { encodeWav } from '../../src/platform/audio/wav.js';
+import { acousticPrint, acousticSimilarity } from '../../src/platform/engines/voiceprint.js';
+import type { VoicePrint } from '../../src/platform/engines/types.js';
+import { wordErrorRate } from '../../src/platform/text/wer.js';
 import { REFERENCE_AUDIO } from '../helpers/paths.js';
 import { postMultipart, request, serverWithAdmin, startTimbre, createKeyWithCli, removeDir, type RunningTimbre } from '../helpers/timbre.js';
 
@@ -20,7 +20,15 @@ import { postMultipart, request, serverWithAdmin, startTimbre, createKeyWithCli,
  * and designs can be cancelled.
  */
 
-const LIMITS = ['clone:create=1000', 'tts:generate=1000', 'voices:read=1000', 'voices:write=1000', 'audio:process=1000', 'system:read=1000', 'ws:connect=1000'].flatMap((pair) => ['--rate-limit', pair]);
+const LIMITS = [
+  'clone:create=1000',
+  'tts:generate=1000',
+  'voices:read=1000',
+  'voices:write=1000',
+  'audio:process=1000',
+  'system:read=1000',
+  'ws:connect=1000',
+].flatMap((pair) => ['--rate-limit', pair]);
 const NEW_TEXT = 'Yesterday we walked to the market and bought fresh bread, apples and a bottle of milk for the children.';
 
 interface Target {
@@ -98,11 +106,13 @@ describe('voice cloning and design over HTTP', () => {
     await new Promise((resolve) => socket.once('open', resolve));
     const { status, body } = await multipart('/api/clone/create', [{ name: 'jfk.wav', bytes: jfk.bytes }], { name: 'JFK', language: 'en' });
     // The event left before the answer, but on another connection.
-    for (let waited = 0; waited < 50 && !events.some((event) => event.type === 'job.completed'); waited++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let waited = 0; waited < 50 && !events.some((event) => event.type === 'job.completed'); waited++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     socket.close();
     const ofClone = events.filter((event) => event.data.kind === 'clone');
     const stages = new Set(ofClone.filter((event) => event.type === 'job.progress').map((event) => event.data.stage));
-    for (const stage of ['checking samples', 'comparing voices', 'fitting conversion']) assert.ok(stages.has(stage), `progress stages ${[...stages].join(', ')}`);
+    for (const stage of ['checking samples', 'comparing voices', 'fitting conversion'])
+      assert.ok(stages.has(stage), `progress stages ${[...stages].join(', ')}`);
     assert.equal(ofClone.find((event) => event.type === 'job.completed')?.data.voice_id, body.voice_id);
     assert.equal(status, 201, JSON.stringify(body));
     assert.equal(body.clone_method, 'timbre_match');
@@ -128,7 +138,10 @@ describe('voice cloning and design over HTTP', () => {
     const asset = await multipart('/api/assets', [{ name: 'lj.wav', bytes: lj.bytes }]);
     assert.equal(asset.status, 201, JSON.stringify(asset.body));
     const { status, body } = await call('POST', '/api/clone/create-clips', {
-      name: 'LJ', language: 'en', asset_ids: [asset.body.asset_id], regions: [{ clip: 0, start: 0, end: 10 }],
+      name: 'LJ',
+      language: 'en',
+      asset_ids: [asset.body.asset_id],
+      regions: [{ clip: 0, start: 0, end: 10 }],
     });
     assert.equal(status, 201, JSON.stringify(body));
     assert.equal(body.clone_method, 'timbre_match');
@@ -136,7 +149,10 @@ describe('voice cloning and design over HTTP', () => {
     made.lj = body;
   });
 
-  for (const [name, own, other] of [['jfk', () => jfk, () => lj], ['lj', () => lj, () => jfk]] as const) {
+  for (const [name, own, other] of [
+    ['jfk', () => jfk, () => lj],
+    ['lj', () => lj, () => jfk],
+  ] as const) {
     test(`the ${name} clone speaks new words the recognizer understands, at the target's pitch, nearer its own target`, async () => {
       const clone = made[name];
       assert.ok(clone, 'the clone was made');
@@ -155,7 +171,10 @@ describe('voice cloning and design over HTTP', () => {
 
   test('a clone’s preview speaks through its conversion; deleting the clone removes its files and preview', async () => {
     const id = made.lj.voice_id;
-    const preview = await fetch(new URL(`/api/voices/${id}/generate-preview`, fixture.server.url), { method: 'POST', headers: { 'x-api-key': fixture.admin.key } });
+    const preview = await fetch(new URL(`/api/voices/${id}/generate-preview`, fixture.server.url), {
+      method: 'POST',
+      headers: { 'x-api-key': fixture.admin.key },
+    });
     assert.equal(preview.status, 200);
     const f0 = analyseVoice(await decodeToPcm(Buffer.from(await preview.arrayBuffer()), 16000)).pitch.medianHz;
     assert.ok(Math.abs(f0 / lj.f0 - 1) <= 0.2, `preview F0 ${f0.toFixed(1)} Hz, target ${lj.f0.toFixed(1)} Hz`);
@@ -169,12 +188,24 @@ describe('voice cloning and design over HTTP', () => {
   test('create-multi combines two samples of one speaker', async () => {
     const first = await cut(jfk.bytes, 0, 5.5);
     const second = await cut(jfk.bytes, 5.5, 5.5);
-    const { status, body } = await multipart('/api/clone/create-multi', [{ name: 'a.wav', bytes: first }, { name: 'b.wav', bytes: second }], {
-      name: 'JFK twice', method: 'timbre_match', transcripts: JSON.stringify(['And so my fellow Americans', 'ask what you can do']),
-    });
+    const { status, body } = await multipart(
+      '/api/clone/create-multi',
+      [
+        { name: 'a.wav', bytes: first },
+        { name: 'b.wav', bytes: second },
+      ],
+      {
+        name: 'JFK twice',
+        method: 'timbre_match',
+        transcripts: JSON.stringify(['And so my fellow Americans', 'ask what you can do']),
+      },
+    );
     assert.equal(status, 201, JSON.stringify(body));
     assert.equal(body.voice.samples.length, 2);
-    assert.deepEqual(body.voice.samples.map((sample: { transcript: string }) => sample.transcript), ['And so my fellow Americans', 'ask what you can do']);
+    assert.deepEqual(
+      body.voice.samples.map((sample: { transcript: string }) => sample.transcript),
+      ['And so my fellow Americans', 'ask what you can do'],
+    );
     assert.ok(body.similarity > body.baseline_similarity);
   });
 
@@ -201,9 +232,28 @@ describe('voice cloning and design over HTTP', () => {
     const short = await cut(jfk.bytes, 0, 4);
     const cases: [Promise<{ status: number; body: any }>, number, string][] = [
       [call('POST', '/api/clone/create', { name: 'nothing' }), 400, 'sample_missing'],
-      [multipart('/api/clone/create', [{ name: 'a.wav', bytes: short }, { name: 'b.wav', bytes: short }], { name: 'two' }), 400, 'too_many_samples'],
-      [multipart('/api/clone/create-multi', [{ name: 'a.wav', bytes: short }], { name: 'words', transcripts: JSON.stringify(['one', 'two']) }), 400, 'too_many_transcripts'],
-      [multipart('/api/clone/create-clips', [{ name: 'a.wav', bytes: short }], { name: 'clip', regions: JSON.stringify([{ clip: 3, start: 0, end: 1 }]) }), 422, 'region_invalid'],
+      [
+        multipart(
+          '/api/clone/create',
+          [
+            { name: 'a.wav', bytes: short },
+            { name: 'b.wav', bytes: short },
+          ],
+          { name: 'two' },
+        ),
+        400,
+        'too_many_samples',
+      ],
+      [
+        multipart('/api/clone/create-multi', [{ name: 'a.wav', bytes: short }], { name: 'words', transcripts: JSON.stringify(['one', 'two']) }),
+        400,
+        'too_many_transcripts',
+      ],
+      [
+        multipart('/api/clone/create-clips', [{ name: 'a.wav', bytes: short }], { name: 'clip', regions: JSON.stringify([{ clip: 3, start: 0, end: 1 }]) }),
+        422,
+        'region_invalid',
+      ],
       [multipart('/api/clone/create-clips', [{ name: 'a.wav', bytes: short }], { name: 'clip', regions: 'not json' }), 400, 'invalid_request'],
       [multipart('/api/clone/create', [{ name: 'a.wav', bytes: short }], { name: 'forced', method: 'voice_search' }), 422, 'clone_method_unavailable'],
       [call('POST', '/api/clone/cancel', { job_id: 'job_nothing' }), 404, 'job_not_found'],
@@ -220,7 +270,11 @@ describe('voice cloning and design over HTTP', () => {
 
   test('create-clips refuses a region past its clip’s end, naming the region', async () => {
     const { status, body } = await multipart('/api/clone/create-clips', [{ name: 'jfk.wav', bytes: jfk.bytes }], {
-      name: 'clips', regions: JSON.stringify([{ clip: 0, start: 0, end: 5 }, { clip: 0, start: 5, end: 30 }]),
+      name: 'clips',
+      regions: JSON.stringify([
+        { clip: 0, start: 0, end: 5 },
+        { clip: 0, start: 5, end: 30 },
+      ]),
     });
     assert.equal(status, 422, JSON.stringify(body));
     assert.equal(body.error.code, 'region_out_of_range');
@@ -236,7 +290,10 @@ describe('voice cloning and design over HTTP', () => {
     const running = await runningJob('clone');
     const cancelled = await call('POST', '/api/clone/cancel', {});
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
-    assert.deepEqual(cancelled.body.cancelled.map((job: { job_id: string }) => job.job_id), [running.job_id]);
+    assert.deepEqual(
+      cancelled.body.cancelled.map((job: { job_id: string }) => job.job_id),
+      [running.job_id],
+    );
     const answer = await pending;
     assert.equal(answer.status, 409);
     assert.equal(answer.body.error.code, 'cancelled');
@@ -261,7 +318,10 @@ describe('voice cloning and design over HTTP', () => {
     assert.ok(low.pitch.medianHz < high.pitch.medianHz * 0.75, `deep ${low.pitch.medianHz.toFixed(0)} Hz, bright ${high.pitch.medianHz.toFixed(0)} Hz`);
     // The same words: a slower voice takes longer to say them.
     assert.ok(low.durationSeconds > high.durationSeconds * 1.1, `slow ${low.durationSeconds.toFixed(2)} s, fast ${high.durationSeconds.toFixed(2)} s`);
-    assert.ok(low.rate.articulationRate < high.rate.articulationRate, `rates ${low.rate.articulationRate.toFixed(2)} and ${high.rate.articulationRate.toFixed(2)}`);
+    assert.ok(
+      low.rate.articulationRate < high.rate.articulationRate,
+      `rates ${low.rate.articulationRate.toFixed(2)} and ${high.rate.articulationRate.toFixed(2)}`,
+    );
   });
 
   test('the same description gives the same voice; a seed may vary it and is recorded; unknown words are reported', async () => {

@@ -61,20 +61,34 @@ async function startMediaServer(media: string): Promise<MediaServer> {
   return {
     base: `http://127.0.0.1:${port}`,
     slowStarted,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 async function makeMedia(dir: string): Promise<string> {
   const media = join(dir, 'media.mp4');
   await promisify(execFile)('ffmpeg', [
-    '-v', 'error', '-y',
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${MEDIA_SECONDS}`,
-    '-f', 'lavfi', '-i', `color=c=blue:s=64x64:d=${MEDIA_SECONDS}`,
-    '-shortest', '-c:v', 'libx264', '-c:a', 'aac', media,
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${MEDIA_SECONDS}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=blue:s=64x64:d=${MEDIA_SECONDS}`,
+    '-shortest',
+    '-c:v',
+    'libx264',
+    '-c:a',
+    'aac',
+    media,
   ]);
   return media;
 }

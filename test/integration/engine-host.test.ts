@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { EngineHost } from '../../src/engines/host/supervisor.js';
-import { EngineError } from '../../src/engines/types.js';
+import { EngineHost } from '../../src/platform/engines/host/supervisor.js';
 import { speakerEmbeddingModel } from '../helpers/stand-in-models.js';
 import { removeDir, tempDir } from '../helpers/timbre.js';
+import { EngineError } from '../../src/platform/errors.js';
 
 async function failureCode(promise: Promise<unknown>): Promise<string> {
   try {
@@ -127,8 +127,8 @@ describe('engine host calls sharing one signal', () => {
     let listeners = 0;
     const add = controller.signal.addEventListener.bind(controller.signal);
     const remove = controller.signal.removeEventListener.bind(controller.signal);
-    controller.signal.addEventListener = ((...args: Parameters<typeof add>) => (listeners++, add(...args))) as typeof add;
-    controller.signal.removeEventListener = ((...args: Parameters<typeof remove>) => (listeners--, remove(...args))) as typeof remove;
+    controller.signal.addEventListener = (...args: Parameters<typeof add>) => (listeners++, add(...args));
+    controller.signal.removeEventListener = (...args: Parameters<typeof remove>) => (listeners--, remove(...args));
     try {
       for (let call = 0; call < 3; call++) await speak(host, { signal: controller.signal });
       assert.equal(listeners, 0);

@@ -3,7 +3,6 @@ import { describe, test } from 'node:test';
 import { fuzz, prepareFuzzTargets, type OpenApiDocument } from '../helpers/fuzz.js';
 import { request, serverWithAdmin } from '../helpers/timbre.js';
 
-
 /** Requests per operation in CI; `npm run fuzz -- --runs N` sends more. */
 const RUNS = 50;
 const SEED = 20261123;

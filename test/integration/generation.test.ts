@@ -4,14 +4,23 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
-import { probeAudio } from '../../src/audio/probe.js';
+import { probeAudio } from '../../src/platform/audio/probe.js';
 import { createKeyWithCli, removeDir, request, serverWithAdmin, startTimbre, tempDir, type Response } from '../helpers/timbre.js';
 
 const SENTENCE = 'The quick brown fox jumps over the lazy dog.';
 /** Long enough that Festival's HTS voice needs several seconds, so the job can be seen running. */
 const LONG_TEXT = Array.from({ length: 30 }, (_, index) => `This is sentence number ${index + 1} of a long text that keeps the engine busy.`).join(' ');
 const SLOW_VOICE = 'festival:cmu_us_slt_arctic_hts';
-const GENERATE_LIMITS = ['--rate-limit', 'tts:generate=1000', '--rate-limit', 'system:read=1000', '--rate-limit', 'voices:read=1000', '--rate-limit', 'ws:connect=100'];
+const GENERATE_LIMITS = [
+  '--rate-limit',
+  'tts:generate=1000',
+  '--rate-limit',
+  'system:read=1000',
+  '--rate-limit',
+  'voices:read=1000',
+  '--rate-limit',
+  'ws:connect=100',
+];
 
 /** Collects the events of one WebSocket connection. */
 async function listen(url: string, key: string): Promise<{ events: any[]; socket: WebSocket; until(type: string, taskId?: string): Promise<any> }> {
@@ -35,7 +44,8 @@ async function listen(url: string, key: string): Promise<{ events: any[]; socket
 
 describe('generation, tasks and the compute queue', () => {
   const fixture = serverWithAdmin({ keyArgs: GENERATE_LIMITS });
-  const generate = (type: string, json: Record<string, unknown>) => request(fixture.server.url, 'POST', `/api/generate/${type}`, { key: fixture.admin.key, json });
+  const generate = (type: string, json: Record<string, unknown>) =>
+    request(fixture.server.url, 'POST', `/api/generate/${type}`, { key: fixture.admin.key, json });
   const get = (path: string) => request(fixture.server.url, 'GET', path, { key: fixture.admin.key });
 
   test('a preset voice speaks in every format; the bytes decode to the stated duration and the task holds the same audio', async () => {

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import type { Pcm } from '../../src/audio/pcm.js';
-import { parseWav } from '../../src/audio/wav.js';
-import { createKittenEngine } from '../../src/engines/sherpa/kitten.js';
-import { createZipVoiceEngine, ZIPVOICE_VOICE_ID } from '../../src/engines/sherpa/zipvoice.js';
-import type { EngineDescriptor, JobContext, Synthesizer } from '../../src/engines/types.js';
+import type { Pcm } from '../../src/platform/audio/pcm.js';
+import { parseWav } from '../../src/platform/audio/wav.js';
+import { createKittenEngine } from '../../src/platform/engines/sherpa/kitten.js';
+import { createZipVoiceEngine, ZIPVOICE_VOICE_ID } from '../../src/platform/engines/sherpa/zipvoice.js';
+import type { EngineDescriptor, JobContext, Synthesizer } from '../../src/platform/engines/types.js';
 import { buildKitten, KITTEN_NAMES, kittenModel, kittenStyle } from '../helpers/stand-in-kitten.js';
 import { REFERENCE_AUDIO } from '../helpers/paths.js';
 import { decodeKokoroCalls } from '../helpers/stand-in-models.js';
@@ -46,7 +46,10 @@ describe('Kitten (stand-in model)', () => {
 
   test('lists the voices named in the metadata, each with its style row', async () => {
     const voices = await kitten.listVoices();
-    assert.deepEqual(voices.map((voice) => voice.id), KITTEN_NAMES.map((name) => `kitten:${name}`));
+    assert.deepEqual(
+      voices.map((voice) => voice.id),
+      KITTEN_NAMES.map((name) => `kitten:${name}`),
+    );
     assert.equal(voices[1]?.gender, 'female');
     assert.equal(voices[0]?.sampleRate, 24000);
     for (const [sid, name] of KITTEN_NAMES.entries()) assert.deepEqual(await kitten.voiceVector?.(`kitten:${name}`), kittenStyle(sid));
@@ -72,8 +75,13 @@ describe('Kitten (stand-in model)', () => {
 
   test('without speaker_names the voices are numbered', async () => {
     await buildKitten(join(dir, 'kitten-unnamed'), { omitMetadata: ['speaker_names'] });
-    const voices = await createKittenEngine(join(dir, 'kitten-unnamed')).load().then((engine) => engine.listVoices());
-    assert.deepEqual(voices.map((voice) => voice.id), KITTEN_NAMES.map((_, sid) => `kitten:${sid}`));
+    const voices = await createKittenEngine(join(dir, 'kitten-unnamed'))
+      .load()
+      .then((engine) => engine.listVoices());
+    assert.deepEqual(
+      voices.map((voice) => voice.id),
+      KITTEN_NAMES.map((_, sid) => `kitten:${sid}`),
+    );
   });
 
   test('cancellation rejects; bad requests are refused before sherpa sees them', async () => {
@@ -109,14 +117,17 @@ describe('ZipVoice (stand-in model)', () => {
     // Half the reference audio: its 24 kHz frame count halves (center-padded STFT, hop 256).
     const half: Pcm = { samples: jfk.samples.subarray(0, jfk.samples.length / 2), sampleRate: jfk.sampleRate };
     const fewer = frames(base) - frames(await say(half, 'And so.'));
-    const expected = (jfk.samples.length / 2) * (24000 / jfk.sampleRate) / ZIPVOICE_HOP;
+    const expected = ((jfk.samples.length / 2) * (24000 / jfk.sampleRate)) / ZIPVOICE_HOP;
     assert.ok(Math.abs(fewer - expected) <= 1, `${fewer} frames fewer, expected ${expected}`);
     const fast = await say(jfk, 'And so.', 1.5);
     assert.ok(Math.abs(peak(fast.samples) / peak(base.samples) - 1.5) < 1e-3);
   });
 
   test('a Mandarin text goes through the lexicon', async () => {
-    const { pcm } = await zipvoice.synthesize({ text: '你好世界', voice: ZIPVOICE_VOICE_ID, referenceAudio: jfk, referenceText: 'And so.', language: 'zh' }, job());
+    const { pcm } = await zipvoice.synthesize(
+      { text: '你好世界', voice: ZIPVOICE_VOICE_ID, referenceAudio: jfk, referenceText: 'And so.', language: 'zh' },
+      job(),
+    );
     assert.ok(pcm.samples.length > 0);
   });
 
@@ -127,9 +138,16 @@ describe('ZipVoice (stand-in model)', () => {
     await assert.rejects(zipvoice.synthesize({ ...request, referenceAudio: short, referenceText: 'And so.' }, job()), { code: 'reference_audio_required' });
     await assert.rejects(zipvoice.synthesize({ ...request, referenceAudio: jfk }, job()), { code: 'reference_text_required' });
     await assert.rejects(zipvoice.synthesize({ ...request, referenceAudio: jfk, referenceText: '  ' }, job()), { code: 'reference_text_required' });
-    await assert.rejects(zipvoice.synthesize({ ...request, voice: 'zipvoice:x', referenceAudio: jfk, referenceText: 'And so.' }, job()), { code: 'voice_not_found' });
-    await assert.rejects(zipvoice.synthesize({ ...request, referenceAudio: jfk, referenceText: 'And so.', language: 'fr' }, job()), { code: 'language_not_supported' });
-    await assert.rejects(zipvoice.synthesize({ text: LONG_TEXT, voice: ZIPVOICE_VOICE_ID, referenceAudio: jfk, referenceText: 'And so.' }, cancelOnProgress()), /cancelled by test/);
+    await assert.rejects(zipvoice.synthesize({ ...request, voice: 'zipvoice:x', referenceAudio: jfk, referenceText: 'And so.' }, job()), {
+      code: 'voice_not_found',
+    });
+    await assert.rejects(zipvoice.synthesize({ ...request, referenceAudio: jfk, referenceText: 'And so.', language: 'fr' }, job()), {
+      code: 'language_not_supported',
+    });
+    await assert.rejects(
+      zipvoice.synthesize({ text: LONG_TEXT, voice: ZIPVOICE_VOICE_ID, referenceAudio: jfk, referenceText: 'And so.' }, cancelOnProgress()),
+      /cancelled by test/,
+    );
   });
 });
 
@@ -152,9 +170,19 @@ const bad: { name: string; family: Family; problem: RegExp; change: (modelDir: s
   { name: 'kitten-priors', family: 'kitten', problem: /speaker_speed_priors/, change: kittenOnnx({ metadata: { speaker_speed_priors: '0.8,0.9' } }) },
   { name: 'kitten-short-voices', family: 'kitten', problem: /size is 8188 bytes, expected 8192/, change: (d) => buildKitten(d, { voicesBytes: 8188 }) },
   { name: 'kitten-no-tokens', family: 'kitten', problem: /missing/, change: (d) => rm(join(d, 'tokens.txt')) },
-  { name: 'zipvoice-truncated', family: 'zipvoice', problem: /not a valid ONNX model/, change: (d) => writeFile(join(d, 'decoder.int8.onnx'), zipvoiceDecoder().subarray(0, 300)) },
+  {
+    name: 'zipvoice-truncated',
+    family: 'zipvoice',
+    problem: /not a valid ONNX model/,
+    change: (d) => writeFile(join(d, 'decoder.int8.onnx'), zipvoiceDecoder().subarray(0, 300)),
+  },
   { name: 'zipvoice-no-vocoder', family: 'zipvoice', problem: /missing/, change: (d) => rm(join(d, 'vocos_24khz.onnx')) },
-  { name: 'zipvoice-hifigan', family: 'zipvoice', problem: /model_type="hifigan"/, change: (d) => writeFile(join(d, 'vocos_24khz.onnx'), vocosVocoder({ model_type: 'hifigan' })) },
+  {
+    name: 'zipvoice-hifigan',
+    family: 'zipvoice',
+    problem: /model_type="hifigan"/,
+    change: (d) => writeFile(join(d, 'vocos_24khz.onnx'), vocosVocoder({ model_type: 'hifigan' })),
+  },
   { name: 'zipvoice-swapped', family: 'zipvoice', problem: /expected 4 and 1/, change: (d) => writeFile(join(d, 'encoder.int8.onnx'), zipvoiceDecoder()) },
   { name: 'zipvoice-n_fft', family: 'zipvoice', problem: /n_fft="0"/, change: (d) => writeFile(join(d, 'decoder.int8.onnx'), zipvoiceDecoder({ n_fft: 0 })) },
   { name: 'zipvoice-no-lexicon', family: 'zipvoice', problem: /missing/, change: (d) => rm(join(d, 'lexicon.txt')) },
@@ -180,7 +208,7 @@ describe('Kitten and ZipVoice model validation', () => {
   }
 
   test('loading the bad models in a child process ends in errors, not a crash', async () => {
-    const module = (file: string) => pathToFileURL(join(import.meta.dirname, '../../src/engines/sherpa', file)).href;
+    const module = (file: string) => pathToFileURL(join(import.meta.dirname, '../../src/platform/engines/sherpa', file)).href;
     const script = `
       const factories = { kitten: (await import(${JSON.stringify(module('kitten.ts'))})).createKittenEngine,
         zipvoice: (await import(${JSON.stringify(module('zipvoice.ts'))})).createZipVoiceEngine };
@@ -191,6 +219,9 @@ describe('Kitten and ZipVoice model validation', () => {
       console.log(JSON.stringify(outcomes));`;
     const models = bad.map(({ name, family }) => [family, join(dir, name)]);
     const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, JSON.stringify(models)]);
-    assert.deepEqual(JSON.parse(stdout.trim().split('\n').at(-1) ?? '[]'), bad.map(() => 'model_invalid'));
+    assert.deepEqual(
+      JSON.parse(stdout.trim().split('\n').at(-1) ?? '[]'),
+      bad.map(() => 'model_invalid'),
+    );
   });
 });

@@ -45,7 +45,10 @@ async function resumesAfter(stop: (server: RunningTimbre) => Promise<void>): Pro
   after(() => removeDir(dataDir));
   const admin: CreatedKey = await createKeyWithCli(dataDir, 'admin', LIMITS);
   const first = await startTimbre({ dataDir });
-  const started = await request(first.url, 'POST', '/api/generate/clone-chunked', { key: admin.key, json: { voice_id: SLOW_VOICE, text: THIRTY, language: 'en-US' } });
+  const started = await request(first.url, 'POST', '/api/generate/clone-chunked', {
+    key: admin.key,
+    json: { voice_id: SLOW_VOICE, text: THIRTY, language: 'en-US' },
+  });
   assert.equal(started.status, 202, started.text);
   const taskId: string = started.body.task_id;
 
@@ -114,7 +117,10 @@ describe('long-form task status while a chunk is regenerated', () => {
     after(() => socket.close());
 
     const text = 'One short line. Two short lines. Three short lines.';
-    const started = await request(server.url, 'POST', '/api/generate/clone-chunked', { key: admin.key, json: { voice_id: SLOW_VOICE, text, language: 'en-US' } });
+    const started = await request(server.url, 'POST', '/api/generate/clone-chunked', {
+      key: admin.key,
+      json: { voice_id: SLOW_VOICE, text, language: 'en-US' },
+    });
     const taskId: string = started.body.task_id;
     const finished = await until('the first run', async () => {
       const current = await task(server, admin.key, taskId);
@@ -122,7 +128,7 @@ describe('long-form task status while a chunk is regenerated', () => {
     });
     const firstRun = await until('its completion event', async () => events.find((event) => event.type === 'job.completed' && event.data.kind === 'long-form'));
     const total = finished.chunks.reduce((sum, chunk) => sum + (chunk.duration ?? 0), 0);
-    assert.ok(Math.abs(Number(firstRun.data.duration) - total) < 0.01, `event duration ${firstRun.data.duration} vs chunks ${total}`);
+    assert.ok(Math.abs(Number(firstRun.data.duration) - total) < 0.01, `event duration ${String(firstRun.data.duration)} vs chunks ${total}`);
     assert.equal(firstRun.data.audio_url, null, 'no single file exists before merge-chunks');
 
     const regenerated = await request(server.url, 'POST', '/api/generate/regenerate-chunk', {

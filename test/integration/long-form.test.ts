@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
-import { measureLoudness } from '../../src/audio/loudness.js';
-import { MERGE_DEFAULTS } from '../../src/audio/merge.js';
-import { parseWav } from '../../src/audio/wav.js';
+import { measureLoudness } from '../../src/platform/audio/loudness.js';
+import { MERGE_DEFAULTS } from '../../src/platform/audio/merge.js';
+import { parseWav } from '../../src/platform/audio/wav.js';
 import { request, serverWithAdmin, type Response } from '../helpers/timbre.js';
 
 const LIMITS = ['--rate-limit', 'tts:generate=1000', '--rate-limit', 'voices:read=1000', '--rate-limit', 'ws:connect=100'];
@@ -17,14 +17,22 @@ async function fetchBytes(base: string, path: string, key: string): Promise<{ st
 }
 
 async function postBytes(base: string, path: string, key: string, json: unknown): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
-  const response = await fetch(new URL(path, base), { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+  const response = await fetch(new URL(path, base), {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify(json),
+  });
   return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()), headers: response.headers };
 }
 
 async function finished(get: (path: string) => Promise<Response>, taskId: string): Promise<any> {
   for (;;) {
     const task = await get(`/api/tasks/${taskId}`);
-    if (['completed', 'failed', 'cancelled'].includes(task.body.status) && task.body.chunks.every((chunk: { state: string }) => chunk.state !== 'running' && chunk.state !== 'pending')) return task.body;
+    if (
+      ['completed', 'failed', 'cancelled'].includes(task.body.status) &&
+      task.body.chunks.every((chunk: { state: string }) => chunk.state !== 'running' && chunk.state !== 'pending')
+    )
+      return task.body;
     await sleep(100);
   }
 }
@@ -93,7 +101,10 @@ describe('long-form generation', () => {
     for (const index of [0, 1, 2, 4]) assert.deepEqual(after.chunks[index], before.chunks[index], `chunk ${index} untouched`);
     assert.equal(after.chunks[3].text, newText);
     assert.equal(after.chunks[3].selected_take, 2);
-    assert.deepEqual(after.chunks[3].takes.map((take: { take: number }) => take.take), [1, 2]);
+    assert.deepEqual(
+      after.chunks[3].takes.map((take: { take: number }) => take.take),
+      [1, 2],
+    );
     assert.equal(after.chunks[3].takes[0].text, 'Four short lines.');
     const secondMerge = await postBytes(fixture.server.url, '/api/generate/merge-chunks', fixture.admin.key, { task_id: taskId, normalize: false });
     const growth = Number(secondMerge.headers.get('x-audio-duration')) - Number(firstMerge.headers.get('x-audio-duration'));
@@ -104,7 +115,10 @@ describe('long-form generation', () => {
     const script = 'Anna: Good morning. How are you today?\nBen: I am fine, thank you.\n\nAnna: Shall we begin?';
     const voices = await post('/api/generate/clone-chunked-multivoice', { script, voices: { Anna: 'pico:en-US', Ben: 'flite:rms' } });
     assert.equal(voices.status, 202, voices.text);
-    assert.deepEqual(voices.body.chunks.map((chunk: { voice_id: string }) => chunk.voice_id), ['pico:en-US', 'pico:en-US', 'flite:rms', 'pico:en-US']);
+    assert.deepEqual(
+      voices.body.chunks.map((chunk: { voice_id: string }) => chunk.voice_id),
+      ['pico:en-US', 'pico:en-US', 'flite:rms', 'pico:en-US'],
+    );
     const unknown = await post('/api/generate/clone-chunked-multivoice', { script: 'Carl: Hello.', voices: { Anna: 'pico:en-US' } });
     assert.equal(unknown.body.error.code, 'script_invalid');
 
@@ -112,7 +126,10 @@ describe('long-form generation', () => {
     const languages = await post('/api/generate/clone-chunked-multilang', { voice_id: 'pico:en-US', text, languages: ['en', 'es'] });
     assert.equal(languages.status, 202, languages.text);
     const chunks = languages.body.chunks;
-    assert.deepEqual(chunks.map((chunk: { language: string }) => chunk.language.slice(0, 2)), ['en', 'es']);
+    assert.deepEqual(
+      chunks.map((chunk: { language: string }) => chunk.language.slice(0, 2)),
+      ['en', 'es'],
+    );
     assert.equal(chunks[0].route, 'voice');
     assert.match(chunks[1].route, /^preset:.*es/i, 'a Spanish preset stands in for the English-only voice');
     const done = await finished(get, languages.body.task_id);

@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { checkFile, checkOnnx } from '../../src/engines/model-files.js';
-import { createKokoroEngine } from '../../src/engines/sherpa/kokoro.js';
-import { createSpeakerEmbeddingEngine } from '../../src/engines/sherpa/speaker-embedding.js';
-import { createWhisperEngine } from '../../src/engines/sherpa/whisper.js';
-import type { EngineDescriptor } from '../../src/engines/types.js';
+import { checkFile, checkOnnx } from '../../src/platform/engines/model-files.js';
+import { createKokoroEngine } from '../../src/platform/engines/sherpa/kokoro.js';
+import { createSpeakerEmbeddingEngine } from '../../src/platform/engines/sherpa/speaker-embedding.js';
+import { createWhisperEngine } from '../../src/platform/engines/sherpa/whisper.js';
+import type { EngineDescriptor } from '../../src/platform/engines/types.js';
 import { buildKokoro, buildWhisper, kokoroModel, SHARED_MODELS, speakerEmbeddingModel } from '../helpers/stand-in-models.js';
 
 // Each of these files would kill a process that handed it to sherpa (SIGABRT, SIGSEGV or exit 255).
@@ -45,29 +45,64 @@ async function assertRefused(engine: EngineDescriptor, problem: RegExp): Promise
 }
 
 const cases: { name: string; family: 'kokoro' | 'speaker-embedding' | 'whisper'; problem: RegExp; make: () => Promise<string> }[] = [
-  { name: 'kokoro-random', family: 'kokoro', problem: /not a valid ONNX model/, make: () => kokoroWith('kokoro-random', (d) => writeFile(join(d, 'model.int8.onnx'), randomBytes(4096))) },
   {
-    name: 'kokoro-truncated', family: 'kokoro', problem: /not a valid ONNX model/,
+    name: 'kokoro-random',
+    family: 'kokoro',
+    problem: /not a valid ONNX model/,
+    make: () => kokoroWith('kokoro-random', (d) => writeFile(join(d, 'model.int8.onnx'), randomBytes(4096))),
+  },
+  {
+    name: 'kokoro-truncated',
+    family: 'kokoro',
+    problem: /not a valid ONNX model/,
     make: () => kokoroWith('kokoro-truncated', (d) => writeFile(join(d, 'model.int8.onnx'), kokoroModel().subarray(0, 700))),
   },
-  { name: 'kokoro-empty', family: 'kokoro', problem: /expected at least 1/, make: () => kokoroWith('kokoro-empty', (d) => writeFile(join(d, 'model.int8.onnx'), '')) },
   {
-    name: 'kokoro-no-n_speakers', family: 'kokoro', problem: /metadata lacks n_speakers/,
+    name: 'kokoro-empty',
+    family: 'kokoro',
+    problem: /expected at least 1/,
+    make: () => kokoroWith('kokoro-empty', (d) => writeFile(join(d, 'model.int8.onnx'), '')),
+  },
+  {
+    name: 'kokoro-no-n_speakers',
+    family: 'kokoro',
+    problem: /metadata lacks n_speakers/,
     make: () => kokoroWith('kokoro-no-n_speakers', (d) => writeFile(join(d, 'model.int8.onnx'), kokoroModel({ omitMetadata: ['n_speakers'] }))),
   },
   {
-    name: 'kokoro-short-voices', family: 'kokoro', problem: /size is 27678716 bytes, expected 27678720/,
+    name: 'kokoro-short-voices',
+    family: 'kokoro',
+    problem: /size is 27678716 bytes, expected 27678720/,
     make: () => kokoroWith('kokoro-short-voices', (d) => truncate(join(d, 'voices.bin'), 27678716)),
   },
-  { name: 'speaker-no-framework', family: 'speaker-embedding', problem: /metadata lacks framework/, make: () => speakerWith('speaker-no-framework', speakerEmbeddingModel({ omitMetadata: ['framework'] })) },
-  { name: 'speaker-framework-foo', family: 'speaker-embedding', problem: /framework="foo"/, make: () => speakerWith('speaker-framework-foo', speakerEmbeddingModel({ metadata: { framework: 'foo' } })) },
   {
-    name: 'speaker-normalize-none', family: 'speaker-embedding', problem: /feature_normalize_type="none"/,
+    name: 'speaker-no-framework',
+    family: 'speaker-embedding',
+    problem: /metadata lacks framework/,
+    make: () => speakerWith('speaker-no-framework', speakerEmbeddingModel({ omitMetadata: ['framework'] })),
+  },
+  {
+    name: 'speaker-framework-foo',
+    family: 'speaker-embedding',
+    problem: /framework="foo"/,
+    make: () => speakerWith('speaker-framework-foo', speakerEmbeddingModel({ metadata: { framework: 'foo' } })),
+  },
+  {
+    name: 'speaker-normalize-none',
+    family: 'speaker-embedding',
+    problem: /feature_normalize_type="none"/,
     make: () => speakerWith('speaker-normalize-none', speakerEmbeddingModel({ metadata: { feature_normalize_type: 'none' } })),
   },
-  { name: 'speaker-wrong-dim', family: 'speaker-embedding', problem: /output_dim=32 but the model outputs 16/, make: () => speakerWith('speaker-wrong-dim', speakerEmbeddingModel({ metadata: { output_dim: 32 } })) },
   {
-    name: 'whisper-no-sot_sequence', family: 'whisper', problem: /metadata lacks sot_sequence/,
+    name: 'speaker-wrong-dim',
+    family: 'speaker-embedding',
+    problem: /output_dim=32 but the model outputs 16/,
+    make: () => speakerWith('speaker-wrong-dim', speakerEmbeddingModel({ metadata: { output_dim: 32 } })),
+  },
+  {
+    name: 'whisper-no-sot_sequence',
+    family: 'whisper',
+    problem: /metadata lacks sot_sequence/,
     make: async () => {
       await buildWhisper(join(dir, 'whisper-no-sot_sequence'), { omitMetadata: ['sot_sequence'] });
       return join(dir, 'whisper-no-sot_sequence');
@@ -108,7 +143,10 @@ describe('model file validation', () => {
     const info = await checkOnnx(file);
     assert.equal(info.metadata.framework, 'wespeaker');
     assert.deepEqual(info.inputs, [{ name: 'feats', elemType: 1, dims: [1, 'T', 80] }]);
-    assert.deepEqual((await checkOnnx(join(SHARED_MODELS, 'asr/silero_vad.onnx'))).inputs.map((input) => input.name), ['input', 'state', 'sr']);
+    assert.deepEqual(
+      (await checkOnnx(join(SHARED_MODELS, 'asr/silero_vad.onnx'))).inputs.map((input) => input.name),
+      ['input', 'state', 'sr'],
+    );
     assert.ok((await readFile(file)).length < 10_000);
   });
 

@@ -7,8 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { TEST_CATALOG_ENV } from '../../src/models/catalog.js';
-import { installedModels } from '../../src/models/manager.js';
+import { TEST_CATALOG_ENV } from '../../src/platform/models/catalog.js';
+import { installedModels } from '../../src/platform/models/manager.js';
 import { SHARED_MODELS } from '../helpers/paths.js';
 import { cli, removeDir, tempDir } from '../helpers/timbre.js';
 
@@ -30,7 +30,12 @@ describe('timbre models with --from a ../shared/models-style folder', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, new RegExp(`✓ silero-vad installed in .*\\(from ${SOURCE}\\/asr; sha256 verified\\)`));
     assert.match(result.stdout, new RegExp(`kokoro-multi-lang-v1_0-int8: incomplete in ${SOURCE}\\/kokoro: model\\.int8\\.onnx missing`));
-    assert.match(result.stdout, new RegExp(`pocket-tts-int8: incomplete in ${SOURCE}\\/pocket-tts: lm_flow\\.int8\\.onnx, lm_main\\.int8\\.onnx, encoder\\.onnx, decoder\\.int8\\.onnx, text_conditioner\\.onnx missing`));
+    assert.match(
+      result.stdout,
+      new RegExp(
+        `pocket-tts-int8: incomplete in ${SOURCE}\\/pocket-tts: lm_flow\\.int8\\.onnx, lm_main\\.int8\\.onnx, encoder\\.onnx, decoder\\.int8\\.onnx, text_conditioner\\.onnx missing`,
+      ),
+    );
     assert.match(result.stdout, new RegExp(`whisper-tiny\\.en: not in ${SOURCE}`));
     assert.equal(sha256(await readFile(join(modelsDir, 'silero-vad', 'silero_vad.onnx'))), SILERO_SHA);
     assert.deepEqual(await readdir(modelsDir), ['silero-vad'], 'nothing but the installed model is left behind');
@@ -45,12 +50,23 @@ describe('timbre models with --from a ../shared/models-style folder', () => {
     // A folder with some files (say, copied by hand) is listed as incomplete with the missing files.
     await mkdir(join(modelsDir, 'kokoro-multi-lang-v1_0-int8'));
     await writeFile(join(modelsDir, 'kokoro-multi-lang-v1_0-int8', 'tokens.txt'), await readFile(join(SHARED, 'kokoro', 'tokens.txt')));
-    const kokoro = JSON.parse((await cli(['models', 'list', '--json', '--models-dir', modelsDir])).stdout).find((model: { name: string }) => model.name === 'kokoro-multi-lang-v1_0-int8');
+    const kokoro = JSON.parse((await cli(['models', 'list', '--json', '--models-dir', modelsDir])).stdout).find(
+      (model: { name: string }) => model.name === 'kokoro-multi-lang-v1_0-int8',
+    );
     assert.equal(kokoro.state, 'incomplete');
     assert.deepEqual(kokoro.missing_files, ['model.int8.onnx', 'voices.bin']);
     assert.deepEqual(await installedModels(modelsDir), [
       { name: 'silero-vad', engine: 'silero-vad', kind: 'vad', size_bytes: 2_327_524, license: 'MIT', languages: ['*'], complete: true, missing_files: [] },
-      { name: 'kokoro-multi-lang-v1_0-int8', engine: 'kokoro', kind: 'synthesizer', size_bytes: 687, license: 'Apache-2.0', languages: kokoro.languages, complete: false, missing_files: ['model.int8.onnx', 'voices.bin'] },
+      {
+        name: 'kokoro-multi-lang-v1_0-int8',
+        engine: 'kokoro',
+        kind: 'synthesizer',
+        size_bytes: 687,
+        license: 'Apache-2.0',
+        languages: kokoro.languages,
+        complete: false,
+        missing_files: ['model.int8.onnx', 'voices.bin'],
+      },
     ]);
   });
 
@@ -75,19 +91,22 @@ describe('timbre models with --from a ../shared/models-style folder', () => {
 /** Serves files from a folder with Range support, plus a redirect, counting ranged requests. */
 function fileServer(root: string) {
   const ranges: string[] = [];
-  const server = http.createServer(async (request, response) => {
-    const path = request.url ?? '/';
-    if (path.startsWith('/moved/')) return response.writeHead(302, { location: path.replace('/moved/', '/files/') }).end();
-    const data = await readFile(join(root, path.replace('/files/', ''))).catch(() => undefined);
-    if (!data) return response.writeHead(404).end();
-    const start = Number(/^bytes=(\d+)-$/.exec(request.headers.range ?? '')?.[1] ?? Number.NaN);
-    if (Number.isInteger(start)) {
-      ranges.push(request.headers.range!);
-      response.writeHead(206, { 'content-range': `bytes ${start}-${data.length - 1}/${data.length}`, 'content-length': data.length - start });
-      return response.end(data.subarray(start));
-    }
-    response.writeHead(200, { 'content-length': data.length }).end(data);
-  });
+  const server = http.createServer(
+    (request, response) =>
+      void (async () => {
+        const path = request.url ?? '/';
+        if (path.startsWith('/moved/')) return response.writeHead(302, { location: path.replace('/moved/', '/files/') }).end();
+        const data = await readFile(join(root, path.replace('/files/', ''))).catch(() => undefined);
+        if (!data) return response.writeHead(404).end();
+        const start = Number(/^bytes=(\d+)-$/.exec(request.headers.range ?? '')?.[1] ?? Number.NaN);
+        if (Number.isInteger(start)) {
+          ranges.push(request.headers.range!);
+          response.writeHead(206, { 'content-range': `bytes ${start}-${data.length - 1}/${data.length}`, 'content-length': data.length - start });
+          return response.end(data.subarray(start));
+        }
+        response.writeHead(200, { 'content-length': data.length }).end(data);
+      })(),
+  );
   return { server, ranges };
 }
 

@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import type { Pcm } from '../../src/audio/pcm.js';
-import { parseWav } from '../../src/audio/wav.js';
-import { createMoonshineEngine } from '../../src/engines/sherpa/moonshine.js';
-import { createVitsEngine } from '../../src/engines/sherpa/vits.js';
-import type { EngineDescriptor, JobContext } from '../../src/engines/types.js';
+import type { Pcm } from '../../src/platform/audio/pcm.js';
+import { parseWav } from '../../src/platform/audio/wav.js';
+import { createMoonshineEngine } from '../../src/platform/engines/sherpa/moonshine.js';
+import { createVitsEngine } from '../../src/platform/engines/sherpa/vits.js';
+import type { EngineDescriptor, JobContext } from '../../src/platform/engines/types.js';
 import { DT } from '../helpers/onnx-builder.js';
 import { SHARED_MODELS } from '../helpers/paths.js';
 import { buildMoonshine, encodeModel, MOONSHINE_TEXT } from '../helpers/stand-in-moonshine.js';
@@ -64,7 +64,10 @@ describe('VITS / Piper (stand-in model, Debian espeak-ng-data)', () => {
     assert.deepEqual(await engine.probe(), { available: true });
     const vits = await engine.load();
     const voices = await vits.listVoices();
-    assert.deepEqual(voices.map((voice) => [voice.id, voice.language, voice.sampleRate]), [['vits:en_US-stand_in-medium', 'en-US', 22050]]);
+    assert.deepEqual(
+      voices.map((voice) => [voice.id, voice.language, voice.sampleRate]),
+      [['vits:en_US-stand_in-medium', 'en-US', 22050]],
+    );
     const { pcm } = await vits.synthesize({ text: 'Hello world. This is a test.', voice: 'vits:en_US-stand_in-medium', speed: 1.25 }, job());
     assert.equal(pcm.sampleRate, 22050);
     const calls = decodeVitsCalls(pcm.samples);
@@ -92,27 +95,97 @@ describe('VITS / Piper (stand-in model, Debian espeak-ng-data)', () => {
     const modelDir = await buildVits(join(dir, 'vits-three'), { name: 'voices-medium', speakers: 3, metadata: { sample_rate: 16000, voice: 'en-gb-x-rp' } });
     const vits = await createVitsEngine(modelDir).load();
     const voices = await vits.listVoices();
-    assert.deepEqual(voices.map((voice) => voice.id), ['vits:voices-medium#0', 'vits:voices-medium#1', 'vits:voices-medium#2']);
+    assert.deepEqual(
+      voices.map((voice) => voice.id),
+      ['vits:voices-medium#0', 'vits:voices-medium#1', 'vits:voices-medium#2'],
+    );
     assert.ok(voices.every((voice) => voice.language === 'en-GB' && voice.sampleRate === 16000));
     const { pcm } = await vits.synthesize({ text: 'Hello.', voice: 'vits:voices-medium#2' }, job());
     assert.equal(pcm.sampleRate, 16000);
-    assert.deepEqual(decodeVitsCalls(pcm.samples).map((call) => [call.sid, call.lengthScale]), [[2, 1]]);
+    assert.deepEqual(
+      decodeVitsCalls(pcm.samples).map((call) => [call.sid, call.lengthScale]),
+      [[2, 1]],
+    );
   });
 });
 
 const bad: { name: string; family: keyof typeof ENGINES; problem: RegExp; make: (modelDir: string) => Promise<unknown> }[] = [
-  { name: 'moonshine-missing-cached', family: 'moonshine', problem: /missing/, make: async (d) => { await buildMoonshine(d); await rm(join(d, 'cached_decode.int8.onnx')); } },
-  { name: 'moonshine-random-encoder', family: 'moonshine', problem: /not a valid ONNX model/, make: async (d) => { await buildMoonshine(d); await writeFile(join(d, 'encode.int8.onnx'), randomBytes(4096)); } },
-  { name: 'moonshine-int64-len', family: 'moonshine', problem: /expected int32/, make: async (d) => { await buildMoonshine(d); await writeFile(join(d, 'encode.int8.onnx'), encodeModel(DT.INT64)); } },
-  { name: 'moonshine-no-tokens', family: 'moonshine', problem: /tokens.txt: missing/, make: async (d) => { await buildMoonshine(d); await rm(join(d, 'tokens.txt')); } },
-  { name: 'vits-no-onnx', family: 'vits', problem: /missing/, make: async (d) => { await buildVits(d); await rm(join(d, 'en_US-stand_in-medium.onnx')); } },
-  { name: 'vits-truncated', family: 'vits', problem: /not a valid ONNX model/, make: async (d) => { await buildVits(d); await writeFile(join(d, 'en_US-stand_in-medium.onnx'), (await readFile(join(d, 'en_US-stand_in-medium.onnx'))).subarray(0, 600)); } },
+  {
+    name: 'moonshine-missing-cached',
+    family: 'moonshine',
+    problem: /missing/,
+    make: async (d) => {
+      await buildMoonshine(d);
+      await rm(join(d, 'cached_decode.int8.onnx'));
+    },
+  },
+  {
+    name: 'moonshine-random-encoder',
+    family: 'moonshine',
+    problem: /not a valid ONNX model/,
+    make: async (d) => {
+      await buildMoonshine(d);
+      await writeFile(join(d, 'encode.int8.onnx'), randomBytes(4096));
+    },
+  },
+  {
+    name: 'moonshine-int64-len',
+    family: 'moonshine',
+    problem: /expected int32/,
+    make: async (d) => {
+      await buildMoonshine(d);
+      await writeFile(join(d, 'encode.int8.onnx'), encodeModel(DT.INT64));
+    },
+  },
+  {
+    name: 'moonshine-no-tokens',
+    family: 'moonshine',
+    problem: /tokens.txt: missing/,
+    make: async (d) => {
+      await buildMoonshine(d);
+      await rm(join(d, 'tokens.txt'));
+    },
+  },
+  {
+    name: 'vits-no-onnx',
+    family: 'vits',
+    problem: /missing/,
+    make: async (d) => {
+      await buildVits(d);
+      await rm(join(d, 'en_US-stand_in-medium.onnx'));
+    },
+  },
+  {
+    name: 'vits-truncated',
+    family: 'vits',
+    problem: /not a valid ONNX model/,
+    make: async (d) => {
+      await buildVits(d);
+      await writeFile(join(d, 'en_US-stand_in-medium.onnx'), (await readFile(join(d, 'en_US-stand_in-medium.onnx'))).subarray(0, 600));
+    },
+  },
   { name: 'vits-no-comment', family: 'vits', problem: /metadata lacks comment/, make: (d) => buildVits(d, { omitMetadata: ['comment'] }) },
   { name: 'vits-no-sample_rate', family: 'vits', problem: /metadata lacks sample_rate/, make: (d) => buildVits(d, { omitMetadata: ['sample_rate'] }) },
   { name: 'vits-bad-voice', family: 'vits', problem: /voice="en-gb" is not an espeak-ng voice/, make: (d) => buildVits(d, { metadata: { voice: 'en-gb' } }) },
   { name: 'vits-int32-lengths', family: 'vits', problem: /inputs are/, make: (d) => buildVits(d, { int32Lengths: true }) },
-  { name: 'vits-no-pad-token', family: 'vits', problem: /pad\/start\/end symbols _/, make: async (d) => { await buildVits(d); await writeFile(join(d, 'tokens.txt'), vitsTokens().replace(/^_ 0\n/, '')); } },
-  { name: 'vits-blank-token-line', family: 'vits', problem: /line 16 is not/, make: async (d) => { await buildVits(d); await writeFile(join(d, 'tokens.txt'), vitsTokens().replace('a 14\n', 'a 14\n\n')); } },
+  {
+    name: 'vits-no-pad-token',
+    family: 'vits',
+    problem: /pad\/start\/end symbols _/,
+    make: async (d) => {
+      await buildVits(d);
+      await writeFile(join(d, 'tokens.txt'), vitsTokens().replace(/^_ 0\n/, ''));
+    },
+  },
+  {
+    name: 'vits-blank-token-line',
+    family: 'vits',
+    problem: /line 16 is not/,
+    make: async (d) => {
+      await buildVits(d);
+      await writeFile(join(d, 'tokens.txt'), vitsTokens().replace('a 14\n', 'a 14\n\n'));
+    },
+  },
 ];
 
 describe('Moonshine and VITS file validation', () => {
@@ -130,7 +203,7 @@ describe('Moonshine and VITS file validation', () => {
 
   test('loading the bad models in a child process ends in errors, not a crash', async () => {
     for (const { name, family } of bad) {
-      const module = join(import.meta.dirname, `../../src/engines/sherpa/${family}.ts`);
+      const module = join(import.meta.dirname, `../../src/platform/engines/sherpa/${family}.ts`);
       const factory = ENGINES[family].name;
       const code = `import { ${factory} } from ${JSON.stringify(module)};
         try { await ${factory}(${JSON.stringify(join(dir, name))}).load(); console.log(JSON.stringify({ loaded: true })); }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { zipSync } from 'fflate';
-import { encodeWav } from '../../src/audio/wav.js';
+import { encodeWav } from '../../src/platform/audio/wav.js';
 import { request, serverWithAdmin } from '../helpers/timbre.js';
 import { archiveManifest } from '../helpers/zips.js';
 
@@ -19,20 +19,27 @@ describe('names people see in lists', () => {
   const refusedField = (response: { status: number; body: any }, field: string) => {
     assert.equal(response.status, 400, JSON.stringify(response.body));
     assert.equal(response.body.error.code, 'invalid_request');
-    assert.ok(response.body.error.details.fields.some((problem: { field: string }) => problem.field === field), JSON.stringify(response.body.error.details));
+    assert.ok(
+      response.body.error.details.fields.some((problem: { field: string }) => problem.field === field),
+      JSON.stringify(response.body.error.details),
+    );
   };
 
   test('voice, category and key names and voice tags refuse NUL and other control characters, and blank names', async () => {
     const imported = await call('POST', '/api/voices/import', { body: archive('voice_named1', 'Plain name'), headers: { 'content-type': 'application/zip' } });
     assert.deepEqual(imported.body.imported, ['voice_named1']);
-    for (const name of ['a\u0000b', 'line\nbreak', 'c1\u0085code', '   ']) refusedField(await call('PUT', '/api/voices/voice_named1', { json: { name } }), 'body.name');
+    for (const name of ['a\u0000b', 'line\nbreak', 'c1\u0085code', '   '])
+      refusedField(await call('PUT', '/api/voices/voice_named1', { json: { name } }), 'body.name');
     refusedField(await call('PUT', '/api/voices/voice_named1', { json: { tags: ['ok', 'bell\u0007'] } }), 'body.tags.1');
     refusedField(await call('POST', '/api/categories', { json: { name: 'Stories\u0000' } }), 'body.name');
     refusedField(await call('POST', '/api/api-keys', { json: { name: 'app\u0000' } }), 'body.name');
     assert.equal((await call('GET', '/api/voices/voice_named1', {})).body.name, 'Plain name');
     assert.ok(!(await call('GET', '/api/api-keys', {})).text.includes('app\\u0000'), 'no key was stored');
 
-    const withNul = await call('POST', '/api/voices/import', { body: archive('voice_named2', 'Bad\u0000name'), headers: { 'content-type': 'application/zip' } });
+    const withNul = await call('POST', '/api/voices/import', {
+      body: archive('voice_named2', 'Bad\u0000name'),
+      headers: { 'content-type': 'application/zip' },
+    });
     assert.equal(withNul.status, 400);
     assert.equal(withNul.body.error.code, 'archive_invalid');
     assert.equal((await call('PUT', '/api/voices/voice_named1', { json: { name: 'Grandma’s “story” voice ✨' } })).status, 200, 'other characters are fine');

@@ -3,16 +3,24 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { rms, type Pcm } from '../../src/audio/pcm.js';
-import { parseWav } from '../../src/audio/wav.js';
-import { createKokoroEngine } from '../../src/engines/sherpa/kokoro.js';
-import { createPocketTtsEngine, POCKET_VOICE_ID } from '../../src/engines/sherpa/pocket-tts.js';
-import { createSileroVadEngine } from '../../src/engines/sherpa/silero-vad.js';
-import { createSpeakerEmbeddingEngine } from '../../src/engines/sherpa/speaker-embedding.js';
-import { createWhisperEngine } from '../../src/engines/sherpa/whisper.js';
-import type { JobContext, Synthesizer } from '../../src/engines/types.js';
+import { rms, type Pcm } from '../../src/platform/audio/pcm.js';
+import { parseWav } from '../../src/platform/audio/wav.js';
+import { createKokoroEngine } from '../../src/platform/engines/sherpa/kokoro.js';
+import { createPocketTtsEngine, POCKET_VOICE_ID } from '../../src/platform/engines/sherpa/pocket-tts.js';
+import { createSileroVadEngine } from '../../src/platform/engines/sherpa/silero-vad.js';
+import { createSpeakerEmbeddingEngine } from '../../src/platform/engines/sherpa/speaker-embedding.js';
+import { createWhisperEngine } from '../../src/platform/engines/sherpa/whisper.js';
+import type { JobContext, Synthesizer } from '../../src/platform/engines/types.js';
 import {
-  buildKokoro, buildPocket, buildWhisper, decodeKokoroCalls, KOKORO_NAMES, readKokoroVoices, SHARED_MODELS, speakerEmbeddingModel, WHISPER_TEXT,
+  buildKokoro,
+  buildPocket,
+  buildWhisper,
+  decodeKokoroCalls,
+  KOKORO_NAMES,
+  readKokoroVoices,
+  SHARED_MODELS,
+  speakerEmbeddingModel,
+  WHISPER_TEXT,
 } from '../helpers/stand-in-models.js';
 
 // Every model loaded in this process has passed validation (or is the real Silero VAD), which is
@@ -56,7 +64,10 @@ describe('Kokoro (stand-in model, real voices.bin and tokens.txt)', () => {
 
   test('lists the 53 voices with language and gender, each with its own style array', async () => {
     const list = await kokoro.listVoices();
-    assert.deepEqual(list.map((voice) => voice.id), KOKORO_NAMES.map((name) => `kokoro:${name}`));
+    assert.deepEqual(
+      list.map((voice) => voice.id),
+      KOKORO_NAMES.map((name) => `kokoro:${name}`),
+    );
     const heart = list.find((voice) => voice.id === 'kokoro:af_heart');
     assert.equal(heart?.language, 'en-US');
     assert.equal(heart?.gender, 'female');

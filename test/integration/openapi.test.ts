@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
-import { renderOpenApiDocument } from '../../src/http/openapi-document.js';
+import { renderOpenApiDocument } from '../../src/app/openapi-document.js';
 import { request, serverWithAdmin } from '../helpers/timbre.js';
 
 describe('OpenAPI document', () => {
@@ -19,8 +19,21 @@ describe('OpenAPI document', () => {
     const operations = Object.entries(body.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
     );
-    for (const expected of ['get /api/api-keys', 'post /api/api-keys', 'delete /api/api-keys/{key_id}', 'post /api/api-keys/{key_id}/revoke', 'get /api/system/stats', 'get /api/system/info', 'get /api/system/status', 'get /api/system/gpu', 'get /ws']) {
-      assert.ok(operations.some(({ path, method }) => `${method} ${path}` === expected), `${expected} missing`);
+    for (const expected of [
+      'get /api/api-keys',
+      'post /api/api-keys',
+      'delete /api/api-keys/{key_id}',
+      'post /api/api-keys/{key_id}/revoke',
+      'get /api/system/stats',
+      'get /api/system/info',
+      'get /api/system/status',
+      'get /api/system/gpu',
+      'get /ws',
+    ]) {
+      assert.ok(
+        operations.some(({ path, method }) => `${method} ${path}` === expected),
+        `${expected} missing`,
+      );
     }
     for (const { path, method, operation } of operations) {
       assert.match(String(operation['x-scope']), /^[a-z]+:[a-z]+$/, `${method} ${path} has no scope`);

@@ -10,10 +10,12 @@ const LIMITS = ['--rate-limit', 'tts:generate=1000', '--rate-limit', 'system:rea
 describe('texts that made built-in engines spin or crash', { timeout: 120_000 }, () => {
   const fixture = serverWithAdmin({ args: ['--engine-piece-seconds', String(PIECE_SECONDS)], keyArgs: LIMITS });
   const generate = (voice: string, text: string, language = 'en-US') =>
-    request(fixture.server.url, 'POST', '/api/generate/preset', { key: fixture.admin.key, json: { voice_id: voice, text, language, async: true } }).then((accepted) => {
-      assert.equal(accepted.status, 202, accepted.text);
-      return accepted.body.task_id as string;
-    });
+    request(fixture.server.url, 'POST', '/api/generate/preset', { key: fixture.admin.key, json: { voice_id: voice, text, language, async: true } }).then(
+      (accepted) => {
+        assert.equal(accepted.status, 202, accepted.text);
+        return accepted.body.task_id as string;
+      },
+    );
   /** Polls the task until it ends; answers it with the milliseconds from `since`. */
   const finished = async (taskId: string, since: number) => {
     for (;;) {

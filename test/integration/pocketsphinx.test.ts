@@ -3,12 +3,12 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { decodeToPcm } from '../../src/audio/decode.js';
-import { parseWav } from '../../src/audio/wav.js';
-import { festivalEngine } from '../../src/engines/festival.js';
-import { pocketsphinxEngine, WER_THRESHOLDS } from '../../src/engines/pocketsphinx.js';
-import type { JobContext, Transcript, WordTiming } from '../../src/engines/types.js';
-import { normalizeForWer, wordErrorRate } from '../../src/text/wer.js';
+import { decodeToPcm } from '../../src/platform/audio/decode.js';
+import { parseWav } from '../../src/platform/audio/wav.js';
+import { festivalEngine } from '../../src/platform/engines/festival.js';
+import { pocketsphinxEngine, WER_THRESHOLDS } from '../../src/platform/engines/pocketsphinx.js';
+import type { JobContext, Transcript, WordTiming } from '../../src/platform/engines/types.js';
+import { normalizeForWer, wordErrorRate } from '../../src/platform/text/wer.js';
 import { REFERENCE_AUDIO } from '../helpers/paths.js';
 
 const JFK = `${REFERENCE_AUDIO}/jfk.wav`;
@@ -56,7 +56,10 @@ test('recognises the JFK recording well enough to be useful', { skip }, async ()
   assert.equal(transcript.text, transcript.segments.map((segment) => segment.text).join(' '));
 
   const words = allWords(transcript);
-  assert.ok(words.every((word) => /^[a-z']+$/.test(word.word)), 'no fillers or (2) suffixes');
+  assert.ok(
+    words.every((word) => /^[a-z']+$/.test(word.word)),
+    'no fillers or (2) suffixes',
+  );
   assertTimesInOrder(words, transcript.duration);
   for (const segment of transcript.segments) {
     assert.equal(segment.start, segment.words[0]!.start);
@@ -136,10 +139,13 @@ test('aborting kills the recogniser and removes its temporary files', { skip }, 
   ctx.progress = (_fraction, stage) => {
     // The program starts right after this stage; its temporary files exist by now.
     if (stage === 'recognizing') {
-      setImmediate(async () => {
-        seen.push(await readdir(root));
-        controller.abort(reason);
-      });
+      setImmediate(
+        () =>
+          void (async () => {
+            seen.push(await readdir(root));
+            controller.abort(reason);
+          })(),
+      );
     }
   };
   await assert.rejects(recognizer!.recognize({ pcm }, ctx), reason);

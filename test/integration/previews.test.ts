@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { parseWav } from '../../src/audio/wav.js';
+import { parseWav } from '../../src/platform/audio/wav.js';
 import { createKeyWithCli, request, serverWithAdmin } from '../helpers/timbre.js';
 
 const LIMITS = ['--rate-limit', 'clone:create=100', '--rate-limit', 'voices:read=100', '--rate-limit', 'voices:write=100'];

@@ -21,7 +21,10 @@ describe('the queue as one key sees it', () => {
     const seen = await call(fixture.admin, 'GET', '/api/queue/status');
     assert.equal(seen.status, 200);
     assert.deepEqual(seen.body.running, []);
-    assert.deepEqual(seen.body.queued.map((job: { task_id: string; position: number }) => [job.task_id, job.position]), [[mine.body.task_id, 1]]);
+    assert.deepEqual(
+      seen.body.queued.map((job: { task_id: string; position: number }) => [job.task_id, job.position]),
+      [[mine.body.task_id, 1]],
+    );
     assert.deepEqual(seen.body.others, { running: 1, queued: 0 });
     assert.ok(!seen.text.includes(foreign.body.job_id) && !seen.text.includes(other.key_id), 'nothing identifies another key’s work');
 

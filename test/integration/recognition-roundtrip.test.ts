@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { espeakEngine } from '../../src/engines/espeak.js';
-import { festivalEngine } from '../../src/engines/festival.js';
-import { fliteEngine } from '../../src/engines/flite.js';
-import { picoEngine } from '../../src/engines/pico.js';
-import { pocketsphinxEngine, WER_THRESHOLDS } from '../../src/engines/pocketsphinx.js';
-import type { EngineDescriptor, JobContext, Recognizer, Synthesizer } from '../../src/engines/types.js';
-import { wordErrorRate } from '../../src/text/wer.js';
+import { espeakEngine } from '../../src/platform/engines/espeak.js';
+import { festivalEngine } from '../../src/platform/engines/festival.js';
+import { fliteEngine } from '../../src/platform/engines/flite.js';
+import { picoEngine } from '../../src/platform/engines/pico.js';
+import { pocketsphinxEngine, WER_THRESHOLDS } from '../../src/platform/engines/pocketsphinx.js';
+import type { EngineDescriptor, JobContext, Recognizer, Synthesizer } from '../../src/platform/engines/types.js';
+import { wordErrorRate } from '../../src/platform/text/wer.js';
 
 /**
  * Synthesize, then recognise: PocketSphinx must understand each built-in English voice about as

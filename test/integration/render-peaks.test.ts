@@ -4,8 +4,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { rms } from '../../src/audio/pcm.js';
-import { parseWav } from '../../src/audio/wav.js';
+import { rms } from '../../src/platform/audio/pcm.js';
+import { parseWav } from '../../src/platform/audio/wav.js';
 import { request, serverWithAdmin, tempDir } from '../helpers/timbre.js';
 
 const LIMITS = ['--rate-limit', 'tts:generate=100', '--rate-limit', 'tts:timeline=100'];
@@ -24,7 +24,11 @@ describe('timeline renders end under a true-peak ceiling of -1 dBTP', () => {
   const fixture = serverWithAdmin({ keyArgs: LIMITS });
   const get = (path: string) => request(fixture.server.url, 'GET', path, { key: fixture.admin.key });
   const post = async (path: string, json: unknown) => {
-    const response = await fetch(new URL(path, fixture.server.url), { method: 'POST', headers: { 'x-api-key': fixture.admin.key, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+    const response = await fetch(new URL(path, fixture.server.url), {
+      method: 'POST',
+      headers: { 'x-api-key': fixture.admin.key, 'content-type': 'application/json' },
+      body: JSON.stringify(json),
+    });
     return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
   };
   const upload = async (path: string, file: string, fields: Record<string, string>) => {
@@ -59,7 +63,28 @@ describe('timeline renders end under a true-peak ceiling of -1 dBTP', () => {
     const film = join(work, 'film.mp4');
     execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `anoisesrc=d=${duration}:a=1:r=44100`, music]);
     execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `sine=f=1000:d=${duration}:r=48000`, '-af', 'volume=18dB', '-c:a', 'pcm_f32le', effects]);
-    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `testsrc=s=160x120:d=${duration}`, '-f', 'lavfi', '-i', `sine=f=300:d=${duration}`, '-af', 'volume=18dB', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', film]);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=s=160x120:d=${duration}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=f=300:d=${duration}`,
+      '-af',
+      'volume=18dB',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
+      film,
+    ]);
     assert.equal((await upload(`/api/timeline/${taskId}/import-track`, music, { track: 'music', gain_db: '-12' })).status, 201);
     assert.equal((await upload(`/api/timeline/${taskId}/import-track`, effects, { track: 'effects', gain_db: '-20' })).status, 201);
     const video = await upload(`/api/timeline/${taskId}/import-video`, film, { include_audio: 'true' });
@@ -73,5 +98,4 @@ describe('timeline renders end under a true-peak ceiling of -1 dBTP', () => {
     assert.ok(measured.truePeakDb <= -1, `true peak ${measured.truePeakDb} dBTP`);
     assert.equal(measured.clipped, 0);
   });
-
 });

@@ -20,7 +20,10 @@ describe('secrets in the environment', () => {
       await server.stop();
       await removeDir(server.dataDir);
     });
-    const spoken = await request(server.url, 'POST', '/api/generate/preset', { key, json: { voice_id: 'pico:en-US', text: 'Start the engine host.', language: 'en-US' } });
+    const spoken = await request(server.url, 'POST', '/api/generate/preset', {
+      key,
+      json: { voice_id: 'pico:en-US', text: 'Start the engine host.', language: 'en-US' },
+    });
     assert.equal(spoken.status, 200, spoken.text);
     const processes = await descendants(server.process.pid!);
     assert.ok(processes.length > 0, 'the engine host runs below the service');

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { zipSync } from 'fflate';
 import WebSocket from 'ws';
-import { encodeWav } from '../../src/audio/wav.js';
+import { encodeWav } from '../../src/platform/audio/wav.js';
 import { createKeyWithCli, postMultipart, request, startTimbre, type CreatedKey, type RunningTimbre } from '../helpers/timbre.js';
 
 /**
@@ -51,7 +51,10 @@ function freeDisk(): void {
   rmSync(filler, { force: true });
 }
 
-const LIMITS = ['tts:generate', 'voices:read', 'voices:write', 'clone:create', 'audio:process', 'system:read', 'ws:connect'].flatMap((scope) => ['--rate-limit', `${scope}=1000`]);
+const LIMITS = ['tts:generate', 'voices:read', 'voices:write', 'clone:create', 'audio:process', 'system:read', 'ws:connect'].flatMap((scope) => [
+  '--rate-limit',
+  `${scope}=1000`,
+]);
 const SLOW_VOICE = 'festival:cmu_us_slt_arctic_hts';
 const LONG_TEXT = 'The quick brown fox jumps over the lazy dog near the quiet river bank. '.repeat(20);
 const SINE = encodeWav({ samples: Float32Array.from({ length: 16000 }, (_, i) => Math.sin(i / 8) * 0.4), sampleRate: 16000 });
@@ -61,11 +64,22 @@ function voiceArchive(id: string): Buffer {
     format: 'timbre-voices',
     version: 1,
     exported_at: '2024-05-01T12:00:00.000Z',
-    voices: [{
-      id, name: 'Imported', type: 'clone', engine: 'pico', engine_voice: 'pico:en-US', language: 'en-US', languages: ['en-US'],
-      gender: 'female', description: 'imported while the disk is full', tags: [], settings: {},
-      samples: [{ file: `samples/${id}/1.wav`, duration: 1, sample_rate: 16000, transcript: 'a tone' }],
-    }],
+    voices: [
+      {
+        id,
+        name: 'Imported',
+        type: 'clone',
+        engine: 'pico',
+        engine_voice: 'pico:en-US',
+        language: 'en-US',
+        languages: ['en-US'],
+        gender: 'female',
+        description: 'imported while the disk is full',
+        tags: [],
+        settings: {},
+        samples: [{ file: `samples/${id}/1.wav`, duration: 1, sample_rate: 16000, transcript: 'a tone' }],
+      },
+    ],
   };
   return Buffer.from(zipSync({ 'manifest.json': new TextEncoder().encode(JSON.stringify(manifest)), [`samples/${id}/1.wav`]: SINE }));
 }
@@ -85,7 +99,9 @@ async function partialFiles(): Promise<string[]> {
   const found: string[] = [];
   for (const folder of ['assets', 'audio', 'voices']) {
     const names = await readdir(join(dataDir, folder)).catch(() => [] as string[]);
-    found.push(...names.filter((name) => name.endsWith('.tmp') || name.startsWith('.staging-') || name.startsWith('.import-')).map((name) => `${folder}/${name}`));
+    found.push(
+      ...names.filter((name) => name.endsWith('.tmp') || name.startsWith('.staging-') || name.startsWith('.import-')).map((name) => `${folder}/${name}`),
+    );
   }
   return found;
 }
@@ -95,7 +111,8 @@ describe('a full data disk', { skip }, () => {
   let admin: CreatedKey;
   const call = (method: string, path: string, options: { json?: unknown; body?: Buffer; headers?: Record<string, string> } = {}) =>
     request(server.url, method, path, { key: admin.key, ...options });
-  const generate = (text: string, extra: Record<string, unknown> = {}) => call('POST', '/api/generate/preset', { json: { voice_id: 'pico:en-US', text, language: 'en-US', ...extra } });
+  const generate = (text: string, extra: Record<string, unknown> = {}) =>
+    call('POST', '/api/generate/preset', { json: { voice_id: 'pico:en-US', text, language: 'en-US', ...extra } });
   const upload = () => postMultipart(server.url, admin.key, '/api/assets', [{ name: 'tone.wav', bytes: SINE }]);
   const start = async () => {
     server = await startTimbre({ dataDir });
@@ -175,7 +192,10 @@ describe('a full data disk', { skip }, () => {
     assertFull(await upload(), 'upload');
     assertFull(await call('POST', '/api/api-keys', { json: { name: 'during' } }), 'key');
     assertFull(await call('POST', '/api/design/create', { json: { name: 'During', description: 'a calm female voice' } }), 'design');
-    assertFull(await call('POST', '/api/voices/import', { body: voiceArchive('voice_fullDisk1'), headers: { 'content-type': 'application/zip' } }), 'voice import');
+    assertFull(
+      await call('POST', '/api/voices/import', { body: voiceArchive('voice_fullDisk1'), headers: { 'content-type': 'application/zip' } }),
+      'voice import',
+    );
     assert.deepEqual(await partialFiles(), []);
     assert.equal(server.process.exitCode, null);
   });
@@ -205,7 +225,10 @@ describe('a full data disk', { skip }, () => {
     assert.equal((await upload()).status, 201);
     assert.equal((await call('POST', '/api/api-keys', { json: { name: 'after' } })).status, 201);
     assert.equal((await call('POST', '/api/design/create', { json: { name: 'After', description: 'a calm female voice' } })).status, 201);
-    assert.equal((await call('POST', '/api/voices/import', { body: voiceArchive('voice_fullDisk1'), headers: { 'content-type': 'application/zip' } })).status, 200);
+    assert.equal(
+      (await call('POST', '/api/voices/import', { body: voiceArchive('voice_fullDisk1'), headers: { 'content-type': 'application/zip' } })).status,
+      200,
+    );
     // Killed, so nothing is written on the way out: the failed jobs were recorded by the retries.
     await kill();
     await start();
@@ -219,7 +242,9 @@ describe('a full data disk', { skip }, () => {
 
   test('a restart on a full disk starts, recovers the interrupted job and answers reads', async () => {
     const interrupted = await generate(LONG_TEXT, { voice_id: SLOW_VOICE, language: 'en', async: true });
-    await until('the slow job to run', async () => ((await call('GET', `/api/tasks/${interrupted.body.task_id}`)).body.status === 'running' ? true : undefined));
+    await until('the slow job to run', async () =>
+      (await call('GET', `/api/tasks/${interrupted.body.task_id}`)).body.status === 'running' ? true : undefined,
+    );
     await kill();
     fillDisk();
     await start();

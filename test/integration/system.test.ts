@@ -83,10 +83,18 @@ describe('system endpoints and HTTP protections', () => {
     const big = await request(fixture.server.url, 'POST', '/api/api-keys', { key: fixture.admin.key, json: { name: 'x'.repeat(4000) } });
     assert.equal(big.status, 413);
     assert.equal(big.body.error.code, 'payload_too_large');
-    const text = await request(fixture.server.url, 'POST', '/api/api-keys', { key: fixture.admin.key, body: 'name', headers: { 'content-type': 'text/plain' } });
+    const text = await request(fixture.server.url, 'POST', '/api/api-keys', {
+      key: fixture.admin.key,
+      body: 'name',
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.equal(text.status, 415);
     assert.equal(text.body.error.code, 'unsupported_media_type');
-    const broken = await request(fixture.server.url, 'POST', '/api/api-keys', { key: fixture.admin.key, body: '{"name":', headers: { 'content-type': 'application/json' } });
+    const broken = await request(fixture.server.url, 'POST', '/api/api-keys', {
+      key: fixture.admin.key,
+      body: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(broken.status, 400);
     assert.equal(broken.body.error.code, 'invalid_json');
   });

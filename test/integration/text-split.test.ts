@@ -27,14 +27,20 @@ describe('POST /api/text/split', () => {
     const { status, body } = await split({ text: 'Er kam z. B. am 3. Oktober. Dann ging er.', language: 'de-DE' });
     assert.equal(status, 200);
     assert.equal(body.language, 'de-DE');
-    assert.deepEqual(body.sentences.map((s: { text: string }) => s.text), ['Er kam z. B. am 3. Oktober.', 'Dann ging er.']);
+    assert.deepEqual(
+      body.sentences.map((s: { text: string }) => s.text),
+      ['Er kam z. B. am 3. Oktober.', 'Dann ging er.'],
+    );
   });
 
   test('cuts sentences longer than max_chars at clause boundaries', async () => {
     const text = 'We walked along the river for hours, talking about the summer; then we went home and slept until noon.';
     const { status, body } = await split({ text, max_chars: 40 });
     assert.equal(status, 200);
-    assert.deepEqual(body.sentences.map((s: { text: string }) => s.text), ['We walked along the river for hours,', 'talking about the summer;', 'then we went home and slept until noon.']);
+    assert.deepEqual(
+      body.sentences.map((s: { text: string }) => s.text),
+      ['We walked along the river for hours,', 'talking about the summer;', 'then we went home and slept until noon.'],
+    );
   });
 
   test('refuses invalid bodies with invalid_request', async () => {

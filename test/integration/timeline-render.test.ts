@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
-import { parseWav } from '../../src/audio/wav.js';
+import { parseWav } from '../../src/platform/audio/wav.js';
 import { request, serverWithAdmin, tempDir, type Response } from '../helpers/timbre.js';
 
 const LIMITS = ['--rate-limit', 'tts:generate=100', '--rate-limit', 'tts:timeline=100', '--rate-limit', 'system:read=100', '--rate-limit', 'ws:connect=20'];
@@ -16,7 +16,11 @@ function rmsBetween(samples: Float32Array, rate: number, from: number, to: numbe
 }
 
 async function post(base: string, key: string, path: string, json: unknown): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
-  const response = await fetch(new URL(path, base), { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+  const response = await fetch(new URL(path, base), {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify(json),
+  });
   return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()), headers: response.headers };
 }
 
@@ -31,13 +35,24 @@ async function uploadTo(base: string, key: string, path: string, file: Buffer, n
 /** The layout fields of a timeline's blocks (GET adds derived fields that a layout does not take). */
 function layoutBlocks(timeline: any, change: (block: any) => Record<string, unknown> = () => ({})) {
   return timeline.blocks.map((block: any) => ({
-    id: block.id, track: block.track, start: block.start, trim_start: block.trim_start, trim_end: block.trim_end,
-    gain_db: block.gain_db, fade_in: block.fade_in, fade_out: block.fade_out, muted: block.muted, ...change(block),
+    id: block.id,
+    track: block.track,
+    start: block.start,
+    trim_start: block.trim_start,
+    trim_end: block.trim_end,
+    gain_db: block.gain_db,
+    fade_in: block.fade_in,
+    fade_out: block.fade_out,
+    muted: block.muted,
+    ...change(block),
   }));
 }
 
 async function chunkedTask(get: (path: string) => Promise<Response>, base: string, key: string): Promise<string> {
-  const started = await request(base, 'POST', '/api/generate/clone-chunked', { key, json: { voice_id: 'pico:en-US', text: 'One short line. Two short lines. Three short lines.', language: 'en-US' } });
+  const started = await request(base, 'POST', '/api/generate/clone-chunked', {
+    key,
+    json: { voice_id: 'pico:en-US', text: 'One short line. Two short lines. Three short lines.', language: 'en-US' },
+  });
   for (;;) {
     const task = await get(`/api/tasks/${started.body.task_id}`);
     if (task.body.status === 'completed') return started.body.task_id;
@@ -93,7 +108,8 @@ describe('rendering a timeline', () => {
     const kinds = probed.streams.map((stream: { codec_type: string }) => stream.codec_type).sort();
     assert.deepEqual(kinds, ['audio', 'video']);
     const expected = (await get(`/api/timeline/${taskId}`)).body.duration;
-    for (const stream of probed.streams) assert.ok(Math.abs(Number(stream.duration) - expected) < 0.15, `${stream.codec_type} ${stream.duration} vs ${expected}`);
+    for (const stream of probed.streams)
+      assert.ok(Math.abs(Number(stream.duration) - expected) < 0.15, `${stream.codec_type} ${stream.duration} vs ${expected}`);
   });
 
   test('cancelling a render leaves no output file', async () => {

@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { MERGE_DEFAULTS } from '../../src/audio/merge.js';
+import { MERGE_DEFAULTS } from '../../src/platform/audio/merge.js';
 import { createKeyWithCli, removeDir, request, serverWithAdmin, tempDir } from '../helpers/timbre.js';
 
 const run = promisify(execFile);
@@ -53,8 +53,15 @@ function layoutOf(timeline: any) {
   return {
     version: timeline.version,
     blocks: timeline.blocks.map((block: any) => ({
-      id: block.id, track: block.track, start: block.start, trim_start: block.trim_start, trim_end: block.trim_end,
-      gain_db: block.gain_db, fade_in: block.fade_in, fade_out: block.fade_out, muted: block.muted,
+      id: block.id,
+      track: block.track,
+      start: block.start,
+      trim_start: block.trim_start,
+      trim_end: block.trim_end,
+      gain_db: block.gain_db,
+      fade_in: block.fade_in,
+      fade_out: block.fade_out,
+      muted: block.muted,
     })),
   };
 }
@@ -85,7 +92,10 @@ describe('timeline', () => {
     const { status, body } = await get(`/api/timeline/${taskId}`);
     assert.equal(status, 200);
     assert.equal(body.version, 0);
-    assert.deepEqual(body.tracks.map((track: { id: string; kind: string }) => [track.id, track.kind]), [['voice', 'voice']]);
+    assert.deepEqual(
+      body.tracks.map((track: { id: string; kind: string }) => [track.id, track.kind]),
+      [['voice', 'voice']],
+    );
     assert.equal(body.blocks.length, 3);
     let at = 0;
     body.blocks.forEach((block: any, index: number) => {
@@ -119,7 +129,10 @@ describe('timeline', () => {
     const trimmed = await post(`/api/timeline/${taskId}/layout`, tooLong);
     assert.equal(trimmed.status, 400);
     assert.equal(trimmed.body.error.code, 'invalid_layout');
-    assert.deepEqual(trimmed.body.error.details.problems.map((problem: { block_id: string }) => problem.block_id), [current.blocks[1].id]);
+    assert.deepEqual(
+      trimmed.body.error.details.problems.map((problem: { block_id: string }) => problem.block_id),
+      [current.blocks[1].id],
+    );
     const unknown = layoutOf(current);
     unknown.blocks.push({ ...unknown.blocks[0], id: 'no-such-block' });
     const refused = await post(`/api/timeline/${taskId}/layout`, unknown);
@@ -150,28 +163,44 @@ describe('timeline', () => {
     assert.equal(imported.status, 201, JSON.stringify(imported.body));
     assert.equal(imported.body.kind, 'image');
     const timeline = imported.body.timeline;
-    assert.deepEqual(timeline.tracks.find((track: { kind: string }) => track.kind === 'video'), { id: 'video', kind: 'video', name: 'video', muted: false });
+    assert.deepEqual(
+      timeline.tracks.find((track: { kind: string }) => track.kind === 'video'),
+      { id: 'video', kind: 'video', name: 'video', muted: false },
+    );
     const block = timeline.blocks.find((candidate: { id: string }) => candidate.id === imported.body.block_id);
     assert.deepEqual(block.source, { kind: 'media', media_id: imported.body.media_id });
     assert.equal(block.trim_end, 3);
-    assert.deepEqual(timeline.media.map((item: any) => [item.kind, item.width, item.height, item.duration]), [['image', 320, 240, null]]);
+    assert.deepEqual(
+      timeline.media.map((item: any) => [item.kind, item.width, item.height, item.duration]),
+      [['image', 320, 240, null]],
+    );
     assert.equal((await filesUnder(join(fixture.server.dataDir, 'timeline'))).length, 1);
   });
 
   test('an imported video replaces the picture; with include_audio its sound gets a block on the video audio track', async () => {
-    const imported = await upload(fixture.server.url, fixture.admin.key, `/api/timeline/${taskId}/import-video`, files.mp4, { include_audio: 'true', start: '0.5' });
+    const imported = await upload(fixture.server.url, fixture.admin.key, `/api/timeline/${taskId}/import-video`, files.mp4, {
+      include_audio: 'true',
+      start: '0.5',
+    });
     assert.equal(imported.status, 201, JSON.stringify(imported.body));
     assert.equal(imported.body.kind, 'video');
     const blocks = imported.body.timeline.blocks;
     const onTrack = (track: string) => blocks.filter((block: { track: string }) => block.track === track);
-    assert.deepEqual(onTrack('video').map((block: { id: string }) => block.id), [imported.body.block_id], 'one picture block');
+    assert.deepEqual(
+      onTrack('video').map((block: { id: string }) => block.id),
+      [imported.body.block_id],
+      'one picture block',
+    );
     const [sound] = onTrack('video-audio');
     assert.equal(sound.id, imported.body.audio_block_id);
     assert.deepEqual(sound.source, { kind: 'media', media_id: imported.body.media_id });
     assert.equal(sound.start, 0.5);
     assert.ok(Math.abs(sound.trim_end - 2) < 0.1, `video length ${sound.trim_end}`);
     // The replaced PNG is no longer played by any block: it is gone, row and file.
-    assert.deepEqual(imported.body.timeline.media.map((item: { media_id: string }) => item.media_id), [imported.body.media_id]);
+    assert.deepEqual(
+      imported.body.timeline.media.map((item: { media_id: string }) => item.media_id),
+      [imported.body.media_id],
+    );
     assert.equal((await filesUnder(join(fixture.server.dataDir, 'timeline'))).length, 1);
   });
 
@@ -181,7 +210,10 @@ describe('timeline', () => {
     assert.equal(refused.status, 415);
     assert.equal(refused.body.error.code, 'media_unreadable');
     assert.deepEqual(await filesUnder(join(fixture.server.dataDir, 'timeline')), stored);
-    assert.deepEqual((await readdir(join(fixture.server.dataDir, 'assets'))).filter((name) => name.endsWith('.tmp')), []);
+    assert.deepEqual(
+      (await readdir(join(fixture.server.dataDir, 'assets'))).filter((name) => name.endsWith('.tmp')),
+      [],
+    );
   });
 
   test('a key without tts:timeline gets 403', async () => {

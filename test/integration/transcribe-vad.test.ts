@@ -4,13 +4,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { wordErrorRate } from '../../src/text/wer.js';
+import { wordErrorRate } from '../../src/platform/text/wer.js';
 import { REFERENCE_AUDIO, SHARED_MODELS } from '../helpers/paths.js';
 import { cli, createKeyWithCli, removeDir, startTimbre, tempDir, type CreatedKey, type RunningTimbre } from '../helpers/timbre.js';
 
 const run = promisify(execFile);
 const JFK = 'And so, my fellow Americans, ask not what your country can do for you, ask what you can do for your country.';
-const LJ = 'Printing, in the only sense with which we are at present concerned, differs from most if not from all the arts and crafts represented in the Exhibition';
+const LJ =
+  'Printing, in the only sense with which we are at present concerned, differs from most if not from all the arts and crafts represented in the Exhibition';
 /** Five times JFK and LJ with 3 s pauses after 2 s of silence: 137 s, and 120 s falls inside the fifth JFK (110–121 s). */
 const CYCLES = 5;
 
@@ -30,11 +31,41 @@ async function transcribe(server: RunningTimbre, key: CreatedKey, bytes: Buffer,
 
 /** The reference recordings at 16 kHz mono with silences between them, made with ffmpeg. */
 async function concatenation(dir: string): Promise<Buffer> {
-  const inputs = ['-f', 'lavfi', '-t', '2', '-i', 'anullsrc=r=16000:cl=mono', '-f', 'lavfi', '-t', '3', '-i', 'anullsrc=r=16000:cl=mono', '-i', join(REFERENCE_AUDIO, 'jfk.wav'), '-i', join(REFERENCE_AUDIO, 'LJ001-0001.wav')];
-  const prepare = '[2:a]aresample=16000,aformat=channel_layouts=mono[j];[3:a]aresample=16000,aformat=channel_layouts=mono[l];[1:a]asplit=10[s0][s1][s2][s3][s4][s5][s6][s7][s8][s9];[j]asplit=5[j0][j1][j2][j3][j4];[l]asplit=5[l0][l1][l2][l3][l4];';
+  const inputs = [
+    '-f',
+    'lavfi',
+    '-t',
+    '2',
+    '-i',
+    'anullsrc=r=16000:cl=mono',
+    '-f',
+    'lavfi',
+    '-t',
+    '3',
+    '-i',
+    'anullsrc=r=16000:cl=mono',
+    '-i',
+    join(REFERENCE_AUDIO, 'jfk.wav'),
+    '-i',
+    join(REFERENCE_AUDIO, 'LJ001-0001.wav'),
+  ];
+  const prepare =
+    '[2:a]aresample=16000,aformat=channel_layouts=mono[j];[3:a]aresample=16000,aformat=channel_layouts=mono[l];[1:a]asplit=10[s0][s1][s2][s3][s4][s5][s6][s7][s8][s9];[j]asplit=5[j0][j1][j2][j3][j4];[l]asplit=5[l0][l1][l2][l3][l4];';
   const order = Array.from({ length: CYCLES }, (_, cycle) => `[j${cycle}][s${2 * cycle}][l${cycle}][s${2 * cycle + 1}]`).join('');
   const output = join(dir, 'long.wav');
-  await run('ffmpeg', ['-loglevel', 'error', '-y', ...inputs, '-filter_complex', `${prepare}[0:a]${order}concat=n=${4 * CYCLES + 1}:v=0:a=1`, '-ar', '16000', '-ac', '1', output]);
+  await run('ffmpeg', [
+    '-loglevel',
+    'error',
+    '-y',
+    ...inputs,
+    '-filter_complex',
+    `${prepare}[0:a]${order}concat=n=${4 * CYCLES + 1}:v=0:a=1`,
+    '-ar',
+    '16000',
+    '-ac',
+    '1',
+    output,
+  ]);
   return readFile(output);
 }
 
@@ -83,6 +114,9 @@ describe('transcription with the voice activity detector installed', () => {
       if (index > 0) assert.ok(segment.start >= vad.segments[index - 1]!.end - 0.01, 'segments are in order');
     }
     // The fifth JFK says "… for your country" at 118–121 s: one utterance, not cut at the 120 s window edge.
-    assert.ok(vad.segments.some((segment) => segment.start < 119.5 && segment.end > 120.3), JSON.stringify(vad.segments.filter((segment) => segment.end > 110 && segment.start < 125)));
+    assert.ok(
+      vad.segments.some((segment) => segment.start < 119.5 && segment.end > 120.3),
+      JSON.stringify(vad.segments.filter((segment) => segment.end > 110 && segment.start < 125)),
+    );
   });
 });

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { WER_THRESHOLDS } from '../../src/engines/pocketsphinx.js';
-import { parseSrt, parseVtt } from '../../src/text/subtitles.js';
-import { wordErrorRate } from '../../src/text/wer.js';
+import { WER_THRESHOLDS } from '../../src/platform/engines/pocketsphinx.js';
+import { parseSrt, parseVtt } from '../../src/platform/text/subtitles.js';
+import { wordErrorRate } from '../../src/platform/text/wer.js';
 import { REFERENCE_AUDIO } from '../helpers/paths.js';
 import { request, serverWithAdmin } from '../helpers/timbre.js';
 
@@ -30,7 +30,10 @@ describe('transcription', () => {
       body: JSON.stringify({ voice_id: 'festival:cmu_us_slt_arctic_hts', text: SENTENCE, language: 'en-US' }),
     });
     const duration = Number(spoken.headers.get('x-audio-duration'));
-    const response = await upload(fixture.server.url, fixture.admin.key, Buffer.from(await spoken.arrayBuffer()), 'sentence.wav', { language: 'en', timestamps: 'word' });
+    const response = await upload(fixture.server.url, fixture.admin.key, Buffer.from(await spoken.arrayBuffer()), 'sentence.wav', {
+      language: 'en',
+      timestamps: 'word',
+    });
     assert.equal(response.status, 200, await response.clone().text());
     const result = (await response.json()) as any;
     assert.equal(result.recognizer, 'pocketsphinx');
@@ -43,7 +46,7 @@ describe('transcription', () => {
 
   test('jfk.wav returns recognisable text; SRT and VTT outputs parse', async () => {
     const jfk = await readFile(join(REFERENCE_AUDIO, 'jfk.wav'));
-    const json = (await (await upload(fixture.server.url, fixture.admin.key, jfk, "jfk.wav", {})).json()) as any;
+    const json = (await (await upload(fixture.server.url, fixture.admin.key, jfk, 'jfk.wav', {})).json()) as any;
     assert.ok(wordErrorRate(JFK, json.text) <= WER_THRESHOLDS.jfk, json.text);
     assert.equal(json.language, 'en');
     const srt = await request(fixture.server.url, 'POST', '/api/transcribe', { key: fixture.admin.key, json: { asset_id: json.asset_id, format: 'srt' } });
@@ -51,7 +54,10 @@ describe('transcription', () => {
     const cues = parseSrt(srt.text);
     assert.ok(cues.length >= 1 && cues.every((cue) => cue.end <= 11.1));
     const vtt = await request(fixture.server.url, 'POST', '/api/transcribe', { key: fixture.admin.key, json: { asset_id: json.asset_id, format: 'vtt' } });
-    assert.deepEqual(parseVtt(vtt.text).map((cue) => cue.text), cues.map((cue) => cue.text));
+    assert.deepEqual(
+      parseVtt(vtt.text).map((cue) => cue.text),
+      cues.map((cue) => cue.text),
+    );
     const text = await request(fixture.server.url, 'POST', '/api/transcribe', { key: fixture.admin.key, json: { asset_id: json.asset_id, format: 'text' } });
     assert.match(text.text, /country/);
   });

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { readFile } from 'node:fs/promises';
-import { parseWav } from '../../src/audio/wav.js';
-import { espeakEngine } from '../../src/engines/espeak.js';
-import { festivalEngine } from '../../src/engines/festival.js';
-import { fliteEngine } from '../../src/engines/flite.js';
-import { picoEngine } from '../../src/engines/pico.js';
-import type { EngineDescriptor, Synthesizer, VoicePrint, VoicePrinter } from '../../src/engines/types.js';
-import { acousticVoiceprintEngine } from '../../src/engines/voiceprint.js';
+import { parseWav } from '../../src/platform/audio/wav.js';
+import { espeakEngine } from '../../src/platform/engines/espeak.js';
+import { festivalEngine } from '../../src/platform/engines/festival.js';
+import { fliteEngine } from '../../src/platform/engines/flite.js';
+import { picoEngine } from '../../src/platform/engines/pico.js';
+import type { EngineDescriptor, Synthesizer, VoicePrint, VoicePrinter } from '../../src/platform/engines/types.js';
+import { acousticVoiceprintEngine } from '../../src/platform/engines/voiceprint.js';
 import { REFERENCE_AUDIO } from '../helpers/paths.js';
 
 /**
@@ -102,7 +102,9 @@ describe('acoustic voice print over the built-in voices', () => {
     const jfkHalves = printer.similarity(jfk[1]!, jfk[2]!);
     const ljHalves = printer.similarity(lj[1]!, lj[2]!);
     t.diagnostic(`jfk vs LJ ${cross.toFixed(3)}; jfk halves ${jfkHalves.toFixed(3)}; LJ halves ${ljHalves.toFixed(3)}`);
-    t.diagnostic(`jfk vs its halves ${printer.similarity(jfk[0]!, jfk[1]!).toFixed(3)} ${printer.similarity(jfk[0]!, jfk[2]!).toFixed(3)}; LJ vs its halves ${printer.similarity(lj[0]!, lj[1]!).toFixed(3)} ${printer.similarity(lj[0]!, lj[2]!).toFixed(3)}`);
+    t.diagnostic(
+      `jfk vs its halves ${printer.similarity(jfk[0]!, jfk[1]!).toFixed(3)} ${printer.similarity(jfk[0]!, jfk[2]!).toFixed(3)}; LJ vs its halves ${printer.similarity(lj[0]!, lj[1]!).toFixed(3)} ${printer.similarity(lj[0]!, lj[2]!).toFixed(3)}`,
+    );
     assert.ok(Math.min(jfkHalves, ljHalves) > cross);
   });
 });

@@ -4,7 +4,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { unzipSync, zipSync } from 'fflate';
-import { encodeWav } from '../../src/audio/wav.js';
+import { encodeWav } from '../../src/platform/audio/wav.js';
 import { createKeyWithCli, removeDir, request, serverWithAdmin, startTimbre, type CreatedKey, type RunningTimbre } from '../helpers/timbre.js';
 
 const LIMITS = ['--rate-limit', 'voices:read=10000', '--rate-limit', 'voices:write=10000'];
@@ -63,7 +63,11 @@ describe('voice library over HTTP', () => {
   test('language, search and pagination filters', async () => {
     const english = (await call('GET', '/api/voices?language=en&limit=500')).body;
     assert.ok(ids(english.voices).includes('pico:en-US') && ids(english.voices).includes('pico:en-GB'));
-    for (const voice of english.voices) assert.ok([voice.language, ...voice.languages].some((tag: string) => /^en(-|$)/i.test(tag)), voice.id);
+    for (const voice of english.voices)
+      assert.ok(
+        [voice.language, ...voice.languages].some((tag: string) => /^en(-|$)/i.test(tag)),
+        voice.id,
+      );
     const german = (await call('GET', '/api/voices?language=de-DE&limit=500')).body;
     assert.ok(ids(german.voices).includes('pico:de-DE') && !ids(german.voices).includes('pico:en-US'));
     const search = (await call('GET', '/api/voices?q=PICO&limit=500')).body;
@@ -150,7 +154,10 @@ describe('voice library over HTTP', () => {
     assert.equal(evil.status, 400);
     assert.equal(evil.body.error.code, 'archive_invalid');
     assert.ok(evil.body.error.details.problems.some((problem: { code: string }) => problem.code === 'unsafe_entry'));
-    const noise = await call('POST', '/api/voices/import', { body: cloneArchive('voice_noise', {}, new TextEncoder().encode('RIFF but not really')), headers: zipHeaders });
+    const noise = await call('POST', '/api/voices/import', {
+      body: cloneArchive('voice_noise', {}, new TextEncoder().encode('RIFF but not really')),
+      headers: zipHeaders,
+    });
     assert.equal(noise.body.error.code, 'archive_invalid');
     for (const id of ['voice_evil', 'voice_noise']) assert.equal((await call('GET', voicePath(id))).status, 404);
     assert.ok(!existsSync(join(fixture.server.dataDir, 'evil.wav')) && !existsSync(join(fixture.server.dataDir, '..', 'evil.wav')));
@@ -205,7 +212,10 @@ describe('voice library over HTTP', () => {
       assert.deepEqual(into.body.imported, [CLONE_ID]);
 
       const copy = (await request(fresh.url, 'GET', voicePath(CLONE_ID), { key: freshAdmin.key })).body;
-      const comparable = ({ created_at, updated_at, samples, ...rest }: Record<string, any>) => ({ ...rest, samples: samples.map(({ id, ...sample }: Record<string, unknown>) => sample) });
+      const comparable = ({ created_at, updated_at, samples, ...rest }: Record<string, any>) => ({
+        ...rest,
+        samples: samples.map(({ id, ...sample }: Record<string, unknown>) => sample),
+      });
       assert.deepEqual(comparable(copy), comparable(original));
       const sampleBytes = (zip: Buffer) => Buffer.from(unzipSync(zip)[`samples/${CLONE_ID}/1.wav`]!);
       assert.deepEqual(sampleBytes(archive), Buffer.from(wav(1)));

@@ -92,7 +92,10 @@ describe('WebSocket limits', () => {
     socket.on('message', (raw) => events.push(JSON.parse(String(raw))));
     await new Promise((resolve) => socket.once('open', resolve));
     const generate = (text: string) =>
-      request(fixture.server.url, 'POST', '/api/generate/preset', { key: fixture.admin.key, json: { voice_id: 'pico:en-US', text, language: 'en-US', async: true } });
+      request(fixture.server.url, 'POST', '/api/generate/preset', {
+        key: fixture.admin.key,
+        json: { voice_id: 'pico:en-US', text, language: 'en-US', async: true },
+      });
     const started = await generate('The task this client follows.');
     assert.equal(started.status, 202, started.text);
     const followed = started.body.task_id;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { asciiFold } from '../../src/text/ascii-fold.js';
+import { asciiFold } from '../../src/platform/text/ascii-fold.js';
 
 test('accents are removed from letters', () => {
   assert.equal(asciiFold('café naïve Ångström façade über'), 'cafe naive Angstrom facade uber');

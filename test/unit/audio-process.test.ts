@@ -3,11 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
 import { test } from 'node:test';
-import { changePitchTempo, equalize, resample } from '../../src/audio/effects.js';
-import { measureLoudness, normalizeLoudness } from '../../src/audio/loudness.js';
-import { durationOf } from '../../src/audio/pcm.js';
-import { speechBounds, trimSilence } from '../../src/audio/trim.js';
-import { encodeWav } from '../../src/audio/wav.js';
+import { changePitchTempo, equalize, resample } from '../../src/platform/audio/effects.js';
+import { measureLoudness, normalizeLoudness } from '../../src/platform/audio/loudness.js';
+import { durationOf } from '../../src/platform/audio/pcm.js';
+import { speechBounds, trimSilence } from '../../src/platform/audio/trim.js';
+import { encodeWav } from '../../src/platform/audio/wav.js';
 import { dominantFrequency, join, noise, rmsDb, silence, sine } from './audio-signals.js';
 
 const RATE = 24000;
@@ -137,7 +137,10 @@ test('equalize boosts the band it names and leaves distant ones', async () => {
   const outOfBand = sine(100, 1, RATE, 0.1);
   assertNear(rmsDb(await equalize(inBand, band)) - rmsDb(inBand), 12, 1, 'boost in band');
   assertNear(rmsDb(await equalize(outOfBand, band)) - rmsDb(outOfBand), 0, 0.5, 'change out of band');
-  const cut = await equalize(inBand, [{ frequency: 2000, gainDb: -6 }, { frequency: 2000, gainDb: -6 }]);
+  const cut = await equalize(inBand, [
+    { frequency: 2000, gainDb: -6 },
+    { frequency: 2000, gainDb: -6 },
+  ]);
   assertNear(rmsDb(cut) - rmsDb(inBand), -12, 1, 'two chained cuts');
   await assert.rejects(equalize(inBand, [{ frequency: 20000, gainDb: 3 }]), RangeError);
 });

@@ -1,4 +1,4 @@
-import { concatPcm, rms, type Pcm } from '../../src/audio/pcm.js';
+import { concatPcm, rms, type Pcm } from '../../src/platform/audio/pcm.js';
 
 /** Test signals and measurements for the audio tests. */
 

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clampSpeed, requireSpeakableText, splitIntoPieces } from '../../src/engines/builtin-common.js';
-import { parsePho, parseVoiceList as parseEspeakVoices } from '../../src/engines/espeak.js';
-import { parseVoiceList as parseFestivalVoices, parseWordTimings } from '../../src/engines/festival.js';
-import { parseSegmentEnds, parseVoiceList as parseFliteVoices } from '../../src/engines/flite.js';
-import { EngineError } from '../../src/engines/types.js';
+import { clampSpeed } from '../../src/platform/engines/builtin-common.js';
+import { parsePho, parseVoiceList as parseEspeakVoices } from '../../src/platform/engines/espeak.js';
+import { parseVoiceList as parseFestivalVoices, parseWordTimings } from '../../src/platform/engines/festival.js';
+import { parseSegmentEnds, parseVoiceList as parseFliteVoices } from '../../src/platform/engines/flite.js';
+import { EngineError } from '../../src/platform/errors.js';
+import { requireSpeakableText, splitIntoPieces } from '../../src/platform/engines/builtin-text.js';
 
 test('pieces end at sentence boundaries, stay within the byte limit and keep all text', () => {
   const text = 'One sentence here. Another one follows! And a third? Last.';
@@ -30,12 +31,16 @@ test('speed is clamped to 0.5..2 and defaults to 1', () => {
 });
 
 test('text without letters or digits is text_empty', () => {
-  assert.throws(() => requireSpeakableText(' .!? '), (error) => error instanceof EngineError && error.code === 'text_empty');
+  assert.throws(
+    () => requireSpeakableText(' .!? '),
+    (error) => error instanceof EngineError && error.code === 'text_empty',
+  );
   assert.equal(requireSpeakableText('5'), '5');
 });
 
 test('eSpeak voice list rows give language, gender and file', () => {
-  const output = 'Pty Language       Age/Gender VoiceName          File                 Other Languages\n 5  en-us           --/F      us-mbrola-1        mb/mb-us1            (en 8)\n';
+  const output =
+    'Pty Language       Age/Gender VoiceName          File                 Other Languages\n 5  en-us           --/F      us-mbrola-1        mb/mb-us1            (en 8)\n';
   assert.deepEqual(parseEspeakVoices(output), [{ language: 'en-us', gender: 'female', file: 'mb/mb-us1' }]);
 });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/platform/config.js';
 
 test('defaults: loopback, port 8765, data under the XDG data home', () => {
   const config = loadConfig({ HOME: '/home/ada', XDG_DATA_HOME: '/home/ada/.local/share' });
@@ -25,6 +25,9 @@ test('environment variables override defaults and flags override the environment
 });
 
 test('a malformed number names the setting it came from', () => {
-  assert.throws(() => loadConfig({ TIMBRE_PORT: 'eighty' }), (error: Error) => error instanceof ConfigError && /TIMBRE_PORT/.test(error.message));
+  assert.throws(
+    () => loadConfig({ TIMBRE_PORT: 'eighty' }),
+    (error: Error) => error instanceof ConfigError && /TIMBRE_PORT/.test(error.message),
+  );
   assert.throws(() => loadConfig({}, { port: '70000' }), /--port must be an integer from 0 to 65535/);
 });

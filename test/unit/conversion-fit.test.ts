@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { VoiceAnalysis } from '../../src/audio/analyse/index.js';
-import { firstFit, milderFit, nextFit, withPitch } from '../../src/audio/conversion-fit.js';
-import { convertVoice } from '../../src/audio/voice-conversion.js';
-import { pitchStats } from '../../src/audio/analyse/index.js';
+import type { VoiceAnalysis } from '../../src/platform/audio/analyse/index.js';
+import { firstFit, milderFit, nextFit, withPitch } from '../../src/platform/audio/conversion-fit.js';
+import { convertVoice } from '../../src/platform/audio/voice-conversion.js';
+import { pitchStats } from '../../src/platform/audio/analyse/index.js';
 import { dominantFrequency, sine } from './audio-signals.js';
 
 function analysis(f0: number, rate: number, formants: number[], ltas: number[] = new Array(12).fill(0)): VoiceAnalysis {

@@ -1,12 +1,26 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chooseBaseVoice, designAttributes, designTargets } from '../../src/services/design-plan.js';
-import type { SpeakingVoice } from '../../src/services/speech.js';
+import { chooseBaseVoice, designAttributes, designTargets } from '../../src/features/cloning/design-plan.js';
+import type { SpeakingVoice } from '../../src/platform/speech/speech.js';
 
 const voice = (id: string, language: string, gender: 'female' | 'male'): SpeakingVoice => ({
-  id, type: 'preset', engine: id.split(':')[0]!, engineVoice: id, language, languages: [language], gender, available: true, settings: {},
+  id,
+  type: 'preset',
+  engine: id.split(':')[0]!,
+  engineVoice: id,
+  language,
+  languages: [language],
+  gender,
+  available: true,
+  settings: {},
 });
-const VOICES = [voice('flite:slt', 'en-US', 'female'), voice('flite:kal16', 'en-US', 'male'), voice('flite:awb', 'en-GB', 'male'), voice('pico:en-GB', 'en-GB', 'female'), voice('festival:kal_diphone', 'en-US', 'male')];
+const VOICES = [
+  voice('flite:slt', 'en-US', 'female'),
+  voice('flite:kal16', 'en-US', 'male'),
+  voice('flite:awb', 'en-GB', 'male'),
+  voice('pico:en-GB', 'en-GB', 'female'),
+  voice('festival:kal_diphone', 'en-US', 'male'),
+];
 const ORDER = ['flite', 'pico', 'festival'];
 
 test('described attributes become targets in the described directions', () => {

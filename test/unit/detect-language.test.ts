@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { detectLanguage } from '../../src/text/detect-language.js';
+import { detectLanguage } from '../../src/platform/text/detect-language.js';
 
 /** Short sentences (mostly 4–8 words, a few of 3) → their language: what a dialogue line looks like. */
 const SENTENCES: ReadonlyArray<readonly [string, string]> = [
@@ -11,7 +11,7 @@ const SENTENCES: ReadonlyArray<readonly [string, string]> = [
   ['es', '¿Dónde está la estación de tren?'],
   ['es', 'Mi hermano vive en Madrid.'],
   ['es', 'Necesito comprar pan y leche.'],
-  ['fr', 'Il fait très beau aujourd\'hui.'],
+  ['fr', "Il fait très beau aujourd'hui."],
   ['fr', 'Nous allons au cinéma ce soir.'],
   ['fr', 'Le chat dort sur le canapé.'],
   ['de', 'Ich weiß nicht, was ich tun soll.'],

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hostName, isLoopbackName } from '../../src/http/host-guard.js';
+import { hostName, isLoopbackName } from '../../src/platform/http/host-guard.js';
 
 test('host names are read without port or brackets', () => {
   assert.equal(hostName('LocalHost:8765'), 'localhost');

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { EngineError } from '../../src/engines/types.js';
-import { ApiError } from '../../src/errors.js';
-import { JobQueue } from '../../src/jobs/queue.js';
-import type { JobRecord, JobRunContext } from '../../src/jobs/types.js';
-import { EventBus, type ServiceEvent } from '../../src/services/events.js';
-import { openDatabase, type Db } from '../../src/store/database.js';
-import { JobRepository } from '../../src/store/job-repository.js';
-import { KeptWrites } from '../../src/store/kept-writes.js';
-import { createLog } from '../../src/log.js';
+import { ApiError, EngineError } from '../../src/platform/errors.js';
+import { JobQueue } from '../../src/platform/jobs/queue.js';
+import type { JobRecord, JobRunContext } from '../../src/platform/jobs/types.js';
+import { EventBus, type ServiceEvent } from '../../src/platform/events.js';
+import { openDatabase, type Db } from '../../src/platform/store/database.js';
+import { JobRepository } from '../../src/platform/jobs/job-repository.js';
+import { KeptWrites } from '../../src/platform/store/kept-writes.js';
+import { createLog } from '../../src/platform/log.js';
 import { removeDir, tempDir } from '../helpers/timbre.js';
 
 interface Deferred<T> {
@@ -108,18 +107,33 @@ describe('JobQueue', () => {
     assert.ok(a && b && c);
     assert.equal(a.state, 'queued');
     assert.match(a.id, /^job_[A-Za-z0-9_-]+$/);
-    assert.deepEqual([a, b, c].map((job) => eventsOf(job.id)[0]?.data.position), [1, 2, 3]);
+    assert.deepEqual(
+      [a, b, c].map((job) => eventsOf(job.id)[0]?.data.position),
+      [1, 2, 3],
+    );
 
     (await gate.started(0)).outcome.resolve({});
     const status = queue.status();
     assert.equal(status.concurrency, 1);
-    assert.deepEqual(status.running.map((view) => [view.job_id, view.position, view.state]), [[a.id, 0, 'running']]);
-    assert.deepEqual(status.queued.map((view) => [view.job_id, view.position]), [[b.id, 1], [c.id, 2]]);
+    assert.deepEqual(
+      status.running.map((view) => [view.job_id, view.position, view.state]),
+      [[a.id, 0, 'running']],
+    );
+    assert.deepEqual(
+      status.queued.map((view) => [view.job_id, view.position]),
+      [
+        [b.id, 1],
+        [c.id, 2],
+      ],
+    );
 
     (await gate.started(1)).outcome.resolve({});
     (await gate.started(2)).outcome.resolve({});
     await queue.wait(c.id);
-    assert.deepEqual(gate.calls.map((call) => call.payload), ['a', 'b', 'c']);
+    assert.deepEqual(
+      gate.calls.map((call) => call.payload),
+      ['a', 'b', 'c'],
+    );
   });
 
   test('a running job that reports nothing is still heard from: progress repeats with the last fraction', async () => {
@@ -157,7 +171,10 @@ describe('JobQueue', () => {
     await Promise.all([gate.started(0), gate.started(1)]);
     await nextTurn();
     assert.equal(gate.calls.length, 2);
-    assert.deepEqual(double.status().queued.map((view) => view.job_id), [ids[2]]);
+    assert.deepEqual(
+      double.status().queued.map((view) => view.job_id),
+      [ids[2]],
+    );
     await double.close();
   });
 
@@ -267,15 +284,30 @@ describe('JobQueue', () => {
     assert.deepEqual(jobs.findById(engine.id)?.error, failed.error);
     assert.deepEqual(eventsOf(engine.id).at(-1)?.data.error, failed.error);
     assert.equal((await queue.wait(api.id)).error?.code, 'text_empty');
-    assert.deepEqual((await queue.wait(plain.id)).error, { code: 'internal_error', message: 'The job failed because of an error in the service', details: {} }, 'what a bug said stays in the log');
+    assert.deepEqual(
+      (await queue.wait(plain.id)).error,
+      { code: 'internal_error', message: 'The job failed because of an error in the service', details: {} },
+      'what a bug said stays in the log',
+    );
     assert.deepEqual(typesOf(plain.id), ['job.queued', 'job.started', 'job.failed']);
   });
 
   test('recover fails jobs that were running with interrupted and runs queued ones again', async () => {
     const at = '2024-01-01T00:00:00.000Z';
     const stored = (id: string, state: JobRecord['state']): JobRecord => ({
-      id, kind: 'work', ownerKeyId: 'key_1', taskId: null, state, progress: 0.3, stage: null, payload: { id },
-      result: null, error: null, createdAt: at, startedAt: state === 'running' ? at : null, finishedAt: null,
+      id,
+      kind: 'work',
+      ownerKeyId: 'key_1',
+      taskId: null,
+      state,
+      progress: 0.3,
+      stage: null,
+      payload: { id },
+      result: null,
+      error: null,
+      createdAt: at,
+      startedAt: state === 'running' ? at : null,
+      finishedAt: null,
     });
     jobs.insert(stored('job_was_running', 'running'));
     jobs.insert(stored('job_was_queued', 'queued'));
@@ -293,10 +325,21 @@ describe('JobQueue', () => {
     assert.equal(jobs.findById('job_was_queued')?.state, 'completed');
   });
 
-  test('recover runs a resumable kind\'s interrupted job again, in its original order, before later queued jobs', async () => {
+  test("recover runs a resumable kind's interrupted job again, in its original order, before later queued jobs", async () => {
     const stored = (id: string, kind: string, state: JobRecord['state'], createdAt: string): JobRecord => ({
-      id, kind, ownerKeyId: 'key_1', taskId: null, state, progress: 0.5, stage: 'speaking', payload: { id },
-      result: null, error: null, createdAt, startedAt: state === 'running' ? createdAt : null, finishedAt: null,
+      id,
+      kind,
+      ownerKeyId: 'key_1',
+      taskId: null,
+      state,
+      progress: 0.5,
+      stage: 'speaking',
+      payload: { id },
+      result: null,
+      error: null,
+      createdAt,
+      startedAt: state === 'running' ? createdAt : null,
+      finishedAt: null,
     });
     jobs.insert(stored('job_resumable', 'resumable', 'running', '2024-01-01T00:00:00.000Z'));
     jobs.insert(stored('job_plain', 'work', 'running', '2024-01-01T00:00:01.000Z'));
@@ -308,7 +351,10 @@ describe('JobQueue', () => {
     assert.equal(jobs.findById('job_plain')?.error?.code, 'interrupted');
     const resumed = await gate.started(0);
     assert.deepEqual(resumed.payload, { id: 'job_resumable' }, 'the interrupted resumable job runs first');
-    assert.deepEqual(queue.status().queued.map((job) => job.job_id), ['job_later']);
+    assert.deepEqual(
+      queue.status().queued.map((job) => job.job_id),
+      ['job_later'],
+    );
     resumed.outcome.resolve({});
     assert.equal((await queue.wait('job_resumable')).state, 'completed');
     (await gate.started(1)).outcome.resolve({});
@@ -381,8 +427,17 @@ describe('JobQueue', () => {
     queue.submit({ kind: 'work', ownerKeyId: 'key_2', payload: null });
     const waiting = queue.submit({ kind: 'work', ownerKeyId: 'key_1', payload: null });
     await Promise.all([gate.started(0), gate.started(1)]);
-    assert.deepEqual(queue.active((job) => job.ownerKeyId === 'key_1').map((job) => [job.id, job.state]), [[mine.id, 'running'], [waiting.id, 'queued']]);
-    assert.deepEqual(queue.active((job) => job.kind === 'render'), []);
+    assert.deepEqual(
+      queue.active((job) => job.ownerKeyId === 'key_1').map((job) => [job.id, job.state]),
+      [
+        [mine.id, 'running'],
+        [waiting.id, 'queued'],
+      ],
+    );
+    assert.deepEqual(
+      queue.active((job) => job.kind === 'render'),
+      [],
+    );
     await queue.close();
   });
 });

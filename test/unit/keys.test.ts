@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, beforeEach, describe, test } from 'node:test';
-import { ApiError } from '../../src/errors.js';
-import { EventBus } from '../../src/services/events.js';
-import { createLog } from '../../src/log.js';
-import { KeyService } from '../../src/services/keys.js';
-import { ApiKeyRepository } from '../../src/store/api-key-repository.js';
-import { openDatabase, type Db } from '../../src/store/database.js';
+import { ApiError } from '../../src/platform/errors.js';
+import { EventBus } from '../../src/platform/events.js';
+import { createLog } from '../../src/platform/log.js';
+import { KeyService } from '../../src/features/access/service.js';
+import { ApiKeyRepository } from '../../src/features/access/repository.js';
+import { openDatabase, type Db } from '../../src/platform/store/database.js';
 import { removeDir, tempDir } from '../helpers/timbre.js';
 
 function code(fn: () => unknown): string {
@@ -43,13 +43,28 @@ describe('KeyService', () => {
   test('authenticate accepts the key and refuses near misses, revoked and deleted keys', () => {
     const { secret, record } = keys.create({ name: 'app' });
     assert.equal(keys.authenticate(secret).keyId, record.keyId);
-    assert.equal(code(() => keys.authenticate(undefined)), 'missing_api_key');
-    assert.equal(code(() => keys.authenticate(`${secret}x`)), 'invalid_api_key');
-    assert.equal(code(() => keys.authenticate(secret.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')))), 'invalid_api_key');
+    assert.equal(
+      code(() => keys.authenticate(undefined)),
+      'missing_api_key',
+    );
+    assert.equal(
+      code(() => keys.authenticate(`${secret}x`)),
+      'invalid_api_key',
+    );
+    assert.equal(
+      code(() => keys.authenticate(secret.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')))),
+      'invalid_api_key',
+    );
     keys.revoke(record.keyId);
-    assert.equal(code(() => keys.authenticate(secret)), 'key_revoked');
+    assert.equal(
+      code(() => keys.authenticate(secret)),
+      'key_revoked',
+    );
     keys.delete(record.keyId);
-    assert.equal(code(() => keys.authenticate(secret)), 'invalid_api_key');
+    assert.equal(
+      code(() => keys.authenticate(secret)),
+      'invalid_api_key',
+    );
   });
 
   test('authenticate records when a key was last used', () => {
@@ -64,9 +79,18 @@ describe('KeyService', () => {
     assert.deepEqual(creator.rateLimits, { 'system:read': 60, 'tts:generate': 5 });
     const { record: child } = keys.create({ name: 'child' }, creator);
     assert.deepEqual(child.rateLimits, { 'system:read': 60, 'tts:generate': 5 });
-    assert.equal(code(() => keys.create({ name: 'x', rateLimits: { 'tts:generate': 6 } }, creator)), 'rate_limit_escalation');
-    assert.equal(code(() => keys.create({ name: 'x', scopes: ['clone:create'] }, creator)), 'scope_escalation');
-    assert.equal(code(() => keys.create({ name: 'x', scopes: ['system:read'], rateLimits: { 'tts:generate': 1 } }, creator)), 'invalid_request');
+    assert.equal(
+      code(() => keys.create({ name: 'x', rateLimits: { 'tts:generate': 6 } }, creator)),
+      'rate_limit_escalation',
+    );
+    assert.equal(
+      code(() => keys.create({ name: 'x', scopes: ['clone:create'] }, creator)),
+      'scope_escalation',
+    );
+    assert.equal(
+      code(() => keys.create({ name: 'x', scopes: ['system:read'], rateLimits: { 'tts:generate': 1 } }, creator)),
+      'invalid_request',
+    );
   });
 
   test('the bootstrap key is created once and must be well formed', () => {
@@ -74,6 +98,9 @@ describe('KeyService', () => {
     assert.equal(keys.ensureBootstrapKey(secret).created, true);
     assert.equal(keys.ensureBootstrapKey(secret).created, false);
     assert.equal(keys.list().length, 1);
-    assert.equal(code(() => keys.ensureBootstrapKey('tmb_short')), 'invalid_api_key');
+    assert.equal(
+      code(() => keys.ensureBootstrapKey('tmb_short')),
+      'invalid_api_key',
+    );
   });
 });

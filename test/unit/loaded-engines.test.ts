@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LoadedEngines } from '../../src/engines/host/loaded-engines.js';
-import type { EngineDescriptor, VoiceActivityDetector } from '../../src/engines/types.js';
+import { LoadedEngines } from '../../src/platform/engines/host/loaded-engines.js';
+import type { EngineDescriptor, VoiceActivityDetector } from '../../src/platform/engines/types.js';
 
 /** A descriptor that counts how often it is loaded and disposed. */
 function countingDescriptor(available = true) {
@@ -16,7 +16,17 @@ function countingDescriptor(available = true) {
       counts.loads++;
       await sleep(20);
       return {
-        capabilities: { engine: 'counting', kind: 'vad', neural: false, languages: [], wordTimings: false, phonemeTimings: false, referenceAudio: false, blendableVoices: false, speed: false },
+        capabilities: {
+          engine: 'counting',
+          kind: 'vad',
+          neural: false,
+          languages: [],
+          wordTimings: false,
+          phonemeTimings: false,
+          referenceAudio: false,
+          blendableVoices: false,
+          speed: false,
+        },
         detect: async () => [],
         dispose: async () => {
           counts.disposals++;
@@ -49,7 +59,10 @@ test('an idle engine is disposed and loads again on the next job', async () => {
 test('an engine whose probe fails reports the probe’s code and is not kept', async () => {
   const { descriptor, counts } = countingDescriptor(false);
   const engines = new LoadedEngines(new Map([['counting', descriptor]]), 60_000);
-  await assert.rejects(engines.with('counting', async () => undefined), { code: 'model_invalid' });
+  await assert.rejects(
+    engines.with('counting', async () => undefined),
+    { code: 'model_invalid' },
+  );
   assert.equal(counts.loads, 0);
   assert.deepEqual(engines.loaded(), []);
 });

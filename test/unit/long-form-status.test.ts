@@ -1,12 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { longFormOutcome } from '../../src/services/long-form-status.js';
-import type { ChunkRecord, TakeState } from '../../src/store/chunk-repository.js';
+import { longFormOutcome } from '../../src/features/long-form/status.js';
+import type { ChunkRecord, TakeState } from '../../src/features/long-form/chunk-repository.js';
 
 function chunk(index: number, ...states: TakeState[]): ChunkRecord {
   const takes = states.map((state, at) => ({
-    taskId: 'task_1', index, take: at + 1, text: 'x', voiceId: 'pico:en-US', language: 'en-US', route: 'voice', seed: 1, state,
-    duration: null, audioPath: null, error: null, createdAt: '2024-01-01T00:00:00.000Z',
+    taskId: 'task_1',
+    index,
+    take: at + 1,
+    text: 'x',
+    voiceId: 'pico:en-US',
+    language: 'en-US',
+    route: 'voice',
+    seed: 1,
+    state,
+    duration: null,
+    audioPath: null,
+    error: null,
+    createdAt: '2024-01-01T00:00:00.000Z',
   }));
   return { taskId: 'task_1', index, segment: 0, start: 0, end: 1, paragraphEnd: false, selectedTake: takes.length, takes };
 }

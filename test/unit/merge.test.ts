@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { measureLoudness } from '../../src/audio/loudness.js';
-import { MERGE_DEFAULTS, mergeChunks, type MergeChunk } from '../../src/audio/merge.js';
-import { durationOf, rms, type Pcm } from '../../src/audio/pcm.js';
-import { TRUE_PEAK_CEILING_DBTP } from '../../src/audio/peak-ceiling.js';
+import { measureLoudness } from '../../src/platform/audio/loudness.js';
+import { MERGE_DEFAULTS, mergeChunks, type MergeChunk } from '../../src/platform/audio/merge.js';
+import { durationOf, rms, type Pcm } from '../../src/platform/audio/pcm.js';
+import { TRUE_PEAK_CEILING_DBTP } from '../../src/platform/audio/peak-ceiling.js';
 import { noise, sine } from './audio-signals.js';
 
 const RATE = 24000;
@@ -45,7 +45,10 @@ test('chunks are joined in order with sentence and paragraph pauses, placed wher
     [3.05, 3.5],
     [3.85, 4.75],
   ];
-  assert.deepEqual(placements.map((placement) => placement.index), [0, 1, 2, 3]);
+  assert.deepEqual(
+    placements.map((placement) => placement.index),
+    [0, 1, 2, 3],
+  );
   placements.forEach((placement, i) => {
     assertNear(placement.start, expected[i]![0]!, MS, `chunk ${i} start`);
     assertNear(placement.end, expected[i]![1]!, MS, `chunk ${i} end`);
@@ -115,7 +118,7 @@ test('quiet input is raised to another target loudness', async () => {
   assertNear((await measureLoudness(pcm)).integratedLufs, -20, 1, 'integrated loudness');
 });
 
-test('chunks at other rates are resampled to the first chunk\'s rate, or to the one asked for', async () => {
+test("chunks at other rates are resampled to the first chunk's rate, or to the one asked for", async () => {
   const chunks = [{ pcm: sine(300, 0.8, 22050) }, { pcm: noise(0.5, 16000, 0.2) }, { pcm: sine(500, 0.6, 44100) }];
   const first = await mergeChunks(chunks, { normalize: false });
   assert.equal(first.pcm.sampleRate, 22050);

@@ -4,12 +4,12 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { decodeToPcm } from '../../src/audio/decode.js';
-import { renderAudio, renderVideo } from '../../src/audio/mix.js';
-import type { Pcm } from '../../src/audio/pcm.js';
-import { encodeWav } from '../../src/audio/wav.js';
-import type { MixInput } from '../../src/services/timeline-types.js';
-import { runChecked } from '../../src/util/run.js';
+import { decodeToPcm } from '../../src/platform/audio/decode.js';
+import { renderAudio, renderVideo } from '../../src/features/timeline/mix.js';
+import type { Pcm } from '../../src/platform/audio/pcm.js';
+import { encodeWav } from '../../src/platform/audio/wav.js';
+import type { MixInput } from '../../src/features/timeline/types.js';
+import { runChecked } from '../../src/platform/util/run.js';
 import { rmsDb, sine } from './audio-signals.js';
 
 const RATE = 48000;
@@ -134,7 +134,24 @@ async function assertMp4(path: string, duration: number): Promise<void> {
 
 /** The colour at (x, 180) of the frame at `time` seconds, as 'red', 'black' or its RGB. */
 async function pixel(path: string, time: number, x: number): Promise<string> {
-  const args = ['-nostdin', '-v', 'error', '-ss', String(time), '-i', path, '-frames:v', '1', '-vf', `crop=2:2:${x}:180,scale=1:1`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'];
+  const args = [
+    '-nostdin',
+    '-v',
+    'error',
+    '-ss',
+    String(time),
+    '-i',
+    path,
+    '-frames:v',
+    '1',
+    '-vf',
+    `crop=2:2:${x}:180,scale=1:1`,
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    'pipe:1',
+  ];
   const [r = 0, g = 0, b = 0] = (await runChecked('ffmpeg', args)).stdout;
   if (r > 200 && g < 30 && b < 30) return 'red';
   return r < 30 && g < 30 && b < 30 ? 'black' : `${r},${g},${b}`;
@@ -149,7 +166,10 @@ test('an image becomes an mp4 of one video and one audio stream of the duration'
   await renderVideo(audio, { kind: 'image', path: image, start: 1, trimStart: 0, trimEnd: 1 }, { duration: 3, output, width: 640, height: 360 });
   await assertMp4(output, 3);
   // Shown from 1 s to 2 s, over black, scaled to fit the 16:9 frame (4:3: black bars at the sides).
-  assert.deepEqual([await pixel(output, 0.5, 320), await pixel(output, 1.5, 320), await pixel(output, 1.5, 10), await pixel(output, 2.5, 320)], ['black', 'red', 'black', 'black']);
+  assert.deepEqual(
+    [await pixel(output, 0.5, 320), await pixel(output, 1.5, 320), await pixel(output, 1.5, 10), await pixel(output, 2.5, 320)],
+    ['black', 'red', 'black', 'black'],
+  );
 });
 
 test('a video becomes an mp4 of one video and one audio stream of the duration', async () => {

@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { BASE_URL, catalog, CatalogError, DEFAULT_MODELS, entryProblems, findModel, TEST_CATALOG_ENV, type CatalogModel } from '../../src/models/catalog.js';
+import {
+  BASE_URL,
+  catalog,
+  CatalogError,
+  DEFAULT_MODELS,
+  entryProblems,
+  findModel,
+  TEST_CATALOG_ENV,
+  type CatalogModel,
+} from '../../src/platform/models/catalog.js';
 import { removeDir, tempDir } from '../helpers/timbre.js';
 
 const models = catalog({});
@@ -43,7 +52,10 @@ test('the pins the issue gives are in the catalog', () => {
   assert.equal(silero.sharedPath, 'asr');
   const kokoro = findModel('kokoro-multi-lang-v1_0-int8', {});
   assert.equal(kokoro.archive.bytes, 131_839_838);
-  assert.deepEqual(kokoro.files.find((file) => file.path === 'model.int8.onnx'), { path: 'model.int8.onnx', bytes: 114_298_054, sha256: null });
+  assert.deepEqual(
+    kokoro.files.find((file) => file.path === 'model.int8.onnx'),
+    { path: 'model.int8.onnx', bytes: 114_298_054, sha256: null },
+  );
   assert.match(findModel('campplus-en-voxceleb', {}).archive.url, /speaker-recongition-models\//);
 });
 
@@ -63,7 +75,10 @@ test('entries with paths that could leave the models folder are refused', () => 
 });
 
 test('unknown names are refused with the list of known ones', () => {
-  assert.throws(() => findModel('kokoro', {}), (error: Error) => error instanceof CatalogError && /Known models: silero-vad/.test(error.message));
+  assert.throws(
+    () => findModel('kokoro', {}),
+    (error: Error) => error instanceof CatalogError && /Known models: silero-vad/.test(error.message),
+  );
 });
 
 test('a test catalog adds entries and is validated like the built-in ones', async () => {

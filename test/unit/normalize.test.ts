@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { NORMALIZED_LANGUAGES, normalizeText } from '../../src/text/normalize.js';
-import { cardinalEn, numberEn, ordinalEn, yearEn } from '../../src/text/numbers-en.js';
+import { NORMALIZED_LANGUAGES, normalizeText } from '../../src/platform/text/normalize.js';
+import { cardinalEn, numberEn, ordinalEn, yearEn } from '../../src/platform/text/numbers-en.js';
 
 /** Input → expected output, one row per English rule. */
 const ENGLISH: ReadonlyArray<readonly [string, string]> = [
@@ -85,7 +85,10 @@ const ENGLISH: ReadonlyArray<readonly [string, string]> = [
   ['Mail john.doe@example.com now.', 'Mail john dot doe at example dot com now.'],
   ['See https://www.example.com/docs-page.', 'See www dot example dot com slash docs dash page.'],
   ['visit example.org today', 'visit example dot org today'],
-  ['Read example.com/page2, then https://a.io/x?id=42#top.', 'Read example dot com slash page two, then a dot io slash x question mark id equals forty-two hash top.'],
+  [
+    'Read example.com/page2, then https://a.io/x?id=42#top.',
+    'Read example dot com slash page two, then a dot io slash x question mark id equals forty-two hash top.',
+  ],
 ];
 
 for (const [input, expected] of ENGLISH) {
@@ -181,11 +184,27 @@ test('English cardinals reach 999 trillion; longer numbers are read digit by dig
 
 test('English ordinals and years', () => {
   assert.deepEqual([1, 2, 3, 5, 8, 9, 12, 20, 21, 100, 1000].map(ordinalEn), [
-    'first', 'second', 'third', 'fifth', 'eighth', 'ninth', 'twelfth', 'twentieth', 'twenty-first',
-    'one hundredth', 'one thousandth',
+    'first',
+    'second',
+    'third',
+    'fifth',
+    'eighth',
+    'ninth',
+    'twelfth',
+    'twentieth',
+    'twenty-first',
+    'one hundredth',
+    'one thousandth',
   ]);
   assert.deepEqual([1999, 2005, 2024, 2000, 2010, 1900, 1905, 2100, 999].map(yearEn), [
-    'nineteen ninety-nine', 'two thousand five', 'twenty twenty-four', 'two thousand', 'twenty ten',
-    'nineteen hundred', 'nineteen oh five', 'twenty-one hundred', 'nine hundred ninety-nine',
+    'nineteen ninety-nine',
+    'two thousand five',
+    'twenty twenty-four',
+    'two thousand',
+    'twenty ten',
+    'nineteen hundred',
+    'nineteen oh five',
+    'twenty-one hundred',
+    'nine hundred ninety-nine',
   ]);
 });

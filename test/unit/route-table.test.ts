@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RouteTable } from '../../src/http/route-table.js';
+import { RouteTable } from '../../src/platform/http/route-table.js';
 
 test('methods are found for concrete paths of parametric routes', () => {
   const table = new RouteTable();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiError } from '../../src/errors.js';
-import { parseScript, type ScriptProblem } from '../../src/text/script.js';
+import { ApiError } from '../../src/platform/errors.js';
+import { parseScript, type ScriptProblem } from '../../src/platform/text/script.js';
 
 const VOICES = { Alice: 'voice-a', Bob: 'voice-b', 'Dr. Watson': 'voice-w' };
 
@@ -27,17 +27,26 @@ test('one utterance per line, with its voice and line number', () => {
 
 test('names are trimmed and case-insensitive; the speaker is spelled as in the voices map', () => {
   const segments = parseScript('  alice  : One.\nBOB:Two.\ndr. watson: Three.', VOICES);
-  assert.deepEqual(segments.map((s) => [s.speaker, s.voice_id, s.text]), [
-    ['Alice', 'voice-a', 'One.'],
-    ['Bob', 'voice-b', 'Two.'],
-    ['Dr. Watson', 'voice-w', 'Three.'],
-  ]);
+  assert.deepEqual(
+    segments.map((s) => [s.speaker, s.voice_id, s.text]),
+    [
+      ['Alice', 'voice-a', 'One.'],
+      ['Bob', 'voice-b', 'Two.'],
+      ['Dr. Watson', 'voice-w', 'Three.'],
+    ],
+  );
   assert.equal(parseScript('Alice: x', { ' Alice ': 'voice-a' })[0]!.speaker, 'Alice');
 });
 
 test('blank lines and # comments are ignored; line numbers count them', () => {
   const script = '# Scene 1\n\nAlice: Ready?\n   \n  # stage direction\nBob: Ready.\n';
-  assert.deepEqual(parseScript(script, VOICES).map((s) => [s.speaker, s.line]), [['Alice', 3], ['Bob', 6]]);
+  assert.deepEqual(
+    parseScript(script, VOICES).map((s) => [s.speaker, s.line]),
+    [
+      ['Alice', 3],
+      ['Bob', 6],
+    ],
+  );
 });
 
 test('a line without a name continues the previous utterance', () => {
@@ -49,14 +58,15 @@ test('a line without a name continues the previous utterance', () => {
 });
 
 test('a name may stand alone with its text on the following lines', () => {
-  assert.deepEqual(parseScript('Alice:\nHello there.', VOICES), [
-    { speaker: 'Alice', voice_id: 'voice-a', text: 'Hello there.', line: 1 },
-  ]);
+  assert.deepEqual(parseScript('Alice:\nHello there.', VOICES), [{ speaker: 'Alice', voice_id: 'voice-a', text: 'Hello there.', line: 1 }]);
 });
 
 test('Windows line endings, full-width colons and colons inside the text', () => {
   const segments = parseScript('Alice：こんにちは。\r\nBob: See https://example.org at 10:30: now.\r\nhttps://example.org/more', VOICES);
-  assert.deepEqual(segments.map((s) => s.text), ['こんにちは。', 'See https://example.org at 10:30: now. https://example.org/more']);
+  assert.deepEqual(
+    segments.map((s) => s.text),
+    ['こんにちは。', 'See https://example.org at 10:30: now. https://example.org/more'],
+  );
 });
 
 test('an unknown speaker is refused with the known names', () => {
@@ -67,12 +77,18 @@ test('an unknown speaker is refused with the known names', () => {
 });
 
 test('an empty utterance is refused', () => {
-  assert.deepEqual(problemsOf('Alice: Hi.\nBob:   \n# nothing\nAlice: Bye.').map((p) => p.line), [2]);
+  assert.deepEqual(
+    problemsOf('Alice: Hi.\nBob:   \n# nothing\nAlice: Bye.').map((p) => p.line),
+    [2],
+  );
 });
 
 test('text before any speaker is refused, line by line', () => {
   const problems = problemsOf('Once upon a time\nthere was a script.\nAlice: Hi.');
-  assert.deepEqual(problems.map((p) => p.line), [1, 2]);
+  assert.deepEqual(
+    problems.map((p) => p.line),
+    [1, 2],
+  );
   assert.match(problems[0]!.problem, /before the first "Name:" line/);
 });
 
@@ -94,7 +110,10 @@ test('every problem is listed at once, in line order', () => {
   })();
   const problems = error.details.problems as ScriptProblem[];
   // Zed's continuation line is Zed's, not a second problem.
-  assert.deepEqual(problems.map((p) => p.line), [1, 3, 5, 6]);
+  assert.deepEqual(
+    problems.map((p) => p.line),
+    [1, 3, 5, 6],
+  );
   assert.match(error.message, /^Invalid script: line 1: .*\(and 3 more problems\)$/);
 });
 

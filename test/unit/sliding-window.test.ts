@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SlidingWindowLimiter } from '../../src/http/sliding-window.js';
+import { SlidingWindowLimiter } from '../../src/features/access/sliding-window.js';
 
 const MINUTE = 60_000;
 

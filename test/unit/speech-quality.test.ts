@@ -1,8 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  bestSpeechWindow, clippedFraction, energySpeechRegions, estimateSnrDb, joinSpeech, mergeRegions, peakLevelDb, splitWindows, totalSeconds,
-} from '../../src/audio/speech-quality.js';
+  bestSpeechWindow,
+  clippedFraction,
+  energySpeechRegions,
+  estimateSnrDb,
+  joinSpeech,
+  mergeRegions,
+  peakLevelDb,
+  splitWindows,
+  totalSeconds,
+} from '../../src/platform/audio/speech-quality.js';
 import { join, noise, silence, sine } from './audio-signals.js';
 
 const RATE = 16000;
@@ -17,16 +25,40 @@ test('speech regions by level: tones between silences, short gaps bridged, blips
 
 test('joined speech keeps the regions and shortens pauses to 0.3 s', () => {
   const pcm = join(sine(200, 1, RATE), silence(2, RATE), sine(200, 1, RATE));
-  const joined = joinSpeech(pcm, [{ start: 0, end: 1 }, { start: 3, end: 4 }]);
+  const joined = joinSpeech(pcm, [
+    { start: 0, end: 1 },
+    { start: 3, end: 4 },
+  ]);
   assert.equal(joined.samples.length, Math.round(2.3 * RATE));
 });
 
 test('the best window holds the most speech', () => {
-  const regions = [{ start: 0, end: 2 }, { start: 10, end: 14 }, { start: 15, end: 18 }, { start: 30, end: 31 }];
+  const regions = [
+    { start: 0, end: 2 },
+    { start: 10, end: 14 },
+    { start: 15, end: 18 },
+    { start: 30, end: 31 },
+  ];
   const window = bestSpeechWindow(regions, 10);
-  assert.deepEqual(window, [{ start: 10, end: 14 }, { start: 15, end: 18 }]);
+  assert.deepEqual(window, [
+    { start: 10, end: 14 },
+    { start: 15, end: 18 },
+  ]);
   assert.deepEqual(bestSpeechWindow([{ start: 0, end: 40 }], 30), [{ start: 0, end: 30 }]);
-  assert.deepEqual(mergeRegions([{ start: 2, end: 3 }, { start: 0, end: 1 }, { start: 3.2, end: 4 }], 0.3), [{ start: 0, end: 1 }, { start: 2, end: 4 }]);
+  assert.deepEqual(
+    mergeRegions(
+      [
+        { start: 2, end: 3 },
+        { start: 0, end: 1 },
+        { start: 3.2, end: 4 },
+      ],
+      0.3,
+    ),
+    [
+      { start: 0, end: 1 },
+      { start: 2, end: 4 },
+    ],
+  );
 });
 
 test('clipping, loudness and signal-to-noise are measured', () => {

@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { splitSentences, type Sentence } from '../../src/text/split.js';
+import { splitSentences, type Sentence } from '../../src/platform/text/split.js';
 
 /** Language, input, expected sentences: one row per tricky case. */
 const CORPUS: ReadonlyArray<readonly [string, string, readonly string[]]> = [
   // English: abbreviations, acronyms, decimals, money, initials
-  ['en', 'Dr. Smith met Mr. Jones in the U.S. last week. It cost $4.50 and pi is 3.14.', ['Dr. Smith met Mr. Jones in the U.S. last week.', 'It cost $4.50 and pi is 3.14.']],
+  [
+    'en',
+    'Dr. Smith met Mr. Jones in the U.S. last week. It cost $4.50 and pi is 3.14.',
+    ['Dr. Smith met Mr. Jones in the U.S. last week.', 'It cost $4.50 and pi is 3.14.'],
+  ],
   ['en', 'The U.S. Army arrived. Use e.g. apples, i.e. fruit.', ['The U.S. Army arrived.', 'Use e.g. apples, i.e. fruit.']],
   ['en', 'J. R. R. Tolkien wrote it. George W. Bush read it.', ['J. R. R. Tolkien wrote it.', 'George W. Bush read it.']],
   ['en', 'See Fig. 3 and Sec. 4. Done.', ['See Fig. 3 and Sec. 4.', 'Done.']],
@@ -26,17 +30,33 @@ const CORPUS: ReadonlyArray<readonly [string, string, readonly string[]]> = [
   // Line breaks: a wrapped line continues the sentence, a blank line ends the paragraph.
   ['en', 'A sentence that\nwraps here.\n\nNew paragraph.', ['A sentence that\nwraps here.', 'New paragraph.']],
   // Spanish
-  ['es', '¿Dónde está el Sr. García? ¡Qué sorpresa! La Sra. Ruiz llegó, p. ej. ayer.', ['¿Dónde está el Sr. García?', '¡Qué sorpresa!', 'La Sra. Ruiz llegó, p. ej. ayer.']],
+  [
+    'es',
+    '¿Dónde está el Sr. García? ¡Qué sorpresa! La Sra. Ruiz llegó, p. ej. ayer.',
+    ['¿Dónde está el Sr. García?', '¡Qué sorpresa!', 'La Sra. Ruiz llegó, p. ej. ayer.'],
+  ],
   ['es', '¡Hola!, dijo él. ¿Vienes? Sí.', ['¡Hola!, dijo él.', '¿Vienes?', 'Sí.']],
   // French: guillemets and the space before ? ! ; :
   ['fr', 'Bonjour « mon ami » ! Comment vas-tu ? M. Dupont est là.', ['Bonjour « mon ami » !', 'Comment vas-tu ?', 'M. Dupont est là.']],
   ['fr', 'Il dit : « Oui. » Puis partit. Mme. Martin, p. ex., reste.', ['Il dit : « Oui. »', 'Puis partit.', 'Mme. Martin, p. ex., reste.']],
   // German: "z. B.", ordinals, both quotation styles
   ['de', 'Er kam z. B. am 3. Oktober. Dr. Müller usw. kamen. Nr. 5 ist da.', ['Er kam z. B. am 3. Oktober.', 'Dr. Müller usw. kamen.', 'Nr. 5 ist da.']],
-  ['de-AT', 'Er sagte. »Komm!« Dann ging er. „Hallo.“ Die Sitzung beginnt um 9.30 Uhr.', ['Er sagte.', '»Komm!«', 'Dann ging er.', '„Hallo.“', 'Die Sitzung beginnt um 9.30 Uhr.']],
+  [
+    'de-AT',
+    'Er sagte. »Komm!« Dann ging er. „Hallo.“ Die Sitzung beginnt um 9.30 Uhr.',
+    ['Er sagte.', '»Komm!«', 'Dann ging er.', '„Hallo.“', 'Die Sitzung beginnt um 9.30 Uhr.'],
+  ],
   // Italian and Portuguese
-  ['it', 'Il Sig. Rossi e il Dott. Bianchi sono arrivati alle 10.30. Che bello! Il prezzo è 3,50 euro.', ['Il Sig. Rossi e il Dott. Bianchi sono arrivati alle 10.30.', 'Che bello!', 'Il prezzo è 3,50 euro.']],
-  ['pt-BR', 'O Sr. Silva e a Sra. Costa chegaram. Que bom! O Dr. Lima, p. ex., não veio. Tudo bem?', ['O Sr. Silva e a Sra. Costa chegaram.', 'Que bom!', 'O Dr. Lima, p. ex., não veio.', 'Tudo bem?']],
+  [
+    'it',
+    'Il Sig. Rossi e il Dott. Bianchi sono arrivati alle 10.30. Che bello! Il prezzo è 3,50 euro.',
+    ['Il Sig. Rossi e il Dott. Bianchi sono arrivati alle 10.30.', 'Che bello!', 'Il prezzo è 3,50 euro.'],
+  ],
+  [
+    'pt-BR',
+    'O Sr. Silva e a Sra. Costa chegaram. Que bom! O Dr. Lima, p. ex., não veio. Tudo bem?',
+    ['O Sr. Silva e a Sra. Costa chegaram.', 'Que bom!', 'O Dr. Lima, p. ex., não veio.', 'Tudo bem?'],
+  ],
   // Chinese and Japanese: full-width punctuation without spaces
   ['zh', '今天天气很好。我们去公园吧！你想去吗？好的', ['今天天气很好。', '我们去公园吧！', '你想去吗？', '好的']],
   ['zh', '他说：“你好！”然后走了。“好。”他回答。', ['他说：“你好！”', '然后走了。', '“好。”', '他回答。']],
@@ -71,7 +91,10 @@ describe('splitSentences over the multilingual corpus', () => {
   for (const [language, input, expected] of CORPUS) {
     test(`${language}: ${input.slice(0, 50)}`, () => {
       const sentences = splitSentences(input, { language });
-      assert.deepEqual(sentences.map((sentence) => sentence.text), expected);
+      assert.deepEqual(
+        sentences.map((sentence) => sentence.text),
+        expected,
+      );
       assertRoundTrip(input, sentences);
     });
   }
@@ -88,12 +111,15 @@ describe('offsets and paragraphs', () => {
 
   test('paragraphEnd marks a blank line (with spaces or \\r\\n) and the end of the text', () => {
     const input = 'One. Two.\r\n  \r\nThree.\nFour.';
-    assert.deepEqual(splitSentences(input).map((s) => [s.text, s.paragraphEnd]), [
-      ['One.', false],
-      ['Two.', true],
-      ['Three.', false],
-      ['Four.', true],
-    ]);
+    assert.deepEqual(
+      splitSentences(input).map((s) => [s.text, s.paragraphEnd]),
+      [
+        ['One.', false],
+        ['Two.', true],
+        ['Three.', false],
+        ['Four.', true],
+      ],
+    );
   });
 
   test('empty and whitespace-only text give no sentences', () => {
@@ -136,7 +162,12 @@ describe('sentences longer than maxChars', () => {
 
   test('then at a space, as a last resort', () => {
     const input = 'Supercalifragilistic extraordinarily incomprehensible notwithstanding circumstances unquestionably predetermined.';
-    assert.deepEqual(pieces(input, 'en', 40), ['Supercalifragilistic extraordinarily', 'incomprehensible notwithstanding', 'circumstances unquestionably', 'predetermined.']);
+    assert.deepEqual(pieces(input, 'en', 40), [
+      'Supercalifragilistic extraordinarily',
+      'incomprehensible notwithstanding',
+      'circumstances unquestionably',
+      'predetermined.',
+    ]);
   });
 
   test('Chinese is cut after its commas, and between characters when it has none', () => {
@@ -157,7 +188,10 @@ describe('sentences longer than maxChars', () => {
 
   test('a cut sentence marks only its last piece as paragraphEnd', () => {
     const sentences = splitSentences('Alpha beta gamma delta epsilon zeta eta theta.\n\nIota.', { maxChars: 20 });
-    assert.deepEqual(sentences.map((s) => s.paragraphEnd), [false, false, true, true]);
+    assert.deepEqual(
+      sentences.map((s) => s.paragraphEnd),
+      [false, false, true, true],
+    );
   });
 });
 
@@ -172,9 +206,63 @@ function mulberry32(seed: number): () => number {
 }
 
 const TOKENS = [
-  'word', 'Word', 'the', 'Dr.', 'U.S.', 'e.g.', 'z. B.', 'J.', '3.14', '$4.50', '1.', '2.', '3)', 'etc.', '...', '…', '.', '!', '?', '?!',
-  '"', '«', '»', '„', '“', '”', '(', ')', '「', '」', '『', '』', '。', '！', '？', '，', '、', '；', ',', ';', ':', '東京', '好', 'と',
-  '😀', 'e\u0301', 'Ñandú', ' ', ' ', ' ', '  ', '\n', '\n\n', '\r\n', '\t', '\u00A0', '\u3000',
+  'word',
+  'Word',
+  'the',
+  'Dr.',
+  'U.S.',
+  'e.g.',
+  'z. B.',
+  'J.',
+  '3.14',
+  '$4.50',
+  '1.',
+  '2.',
+  '3)',
+  'etc.',
+  '...',
+  '…',
+  '.',
+  '!',
+  '?',
+  '?!',
+  '"',
+  '«',
+  '»',
+  '„',
+  '“',
+  '”',
+  '(',
+  ')',
+  '「',
+  '」',
+  '『',
+  '』',
+  '。',
+  '！',
+  '？',
+  '，',
+  '、',
+  '；',
+  ',',
+  ';',
+  ':',
+  '東京',
+  '好',
+  'と',
+  '😀',
+  'e\u0301',
+  'Ñandú',
+  ' ',
+  ' ',
+  ' ',
+  '  ',
+  '\n',
+  '\n\n',
+  '\r\n',
+  '\t',
+  '\u00A0',
+  '\u3000',
 ];
 
 describe('round trip', () => {

@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { EngineError } from '../../src/engines/types.js';
-import { ApiError } from '../../src/errors.js';
-import { toJobError } from '../../src/jobs/records.js';
-import { createLog } from '../../src/log.js';
-import { EventBus } from '../../src/services/events.js';
-import { KeyService } from '../../src/services/keys.js';
-import { insufficientStorage, isStorageFull } from '../../src/storage-full.js';
-import { ApiKeyRepository } from '../../src/store/api-key-repository.js';
-import { openDatabase, type Db } from '../../src/store/database.js';
-import { KeptWrites } from '../../src/store/kept-writes.js';
+import { ApiError, EngineError } from '../../src/platform/errors.js';
+import { toJobError } from '../../src/platform/jobs/records.js';
+import { createLog } from '../../src/platform/log.js';
+import { EventBus } from '../../src/platform/events.js';
+import { KeyService } from '../../src/features/access/service.js';
+import { insufficientStorage, isStorageFull } from '../../src/platform/storage-full.js';
+import { ApiKeyRepository } from '../../src/features/access/repository.js';
+import { openDatabase, type Db } from '../../src/platform/store/database.js';
+import { KeptWrites } from '../../src/platform/store/kept-writes.js';
 import { removeDir, tempDir } from '../helpers/timbre.js';
 
 const quiet = createLog('silent');
@@ -83,7 +82,10 @@ describe('KeptWrites', () => {
     assert.equal(kept.size, 2, 'still full: nothing is lost');
     full = false;
     kept.retry();
-    assert.deepEqual(written, [['b', 10], ['a', 3]]);
+    assert.deepEqual(written, [
+      ['b', 10],
+      ['a', 3],
+    ]);
     assert.equal(kept.size, 0);
     assert.equal(counters.kept('a'), undefined);
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseSrt, parseVtt, toSrt, toVtt, type Cue } from '../../src/text/subtitles.js';
+import { parseSrt, parseVtt, toSrt, toVtt, type Cue } from '../../src/platform/text/subtitles.js';
 
 const CUES: Cue[] = [
   { start: 0, end: 1.5, text: 'Hello there.' },
@@ -60,10 +60,16 @@ test('times round to the millisecond', () => {
 });
 
 test('an arrow in the text cannot be taken for a timing line', () => {
-  const cues = [{ start: 1, end: 2, text: 'A --> B' }, { start: 2, end: 3, text: 'next' }];
+  const cues = [
+    { start: 1, end: 2, text: 'A --> B' },
+    { start: 2, end: 3, text: 'next' },
+  ];
   const srt = toSrt(cues);
   assert.ok(!srt.includes('A -->'), srt);
-  assert.deepEqual(parseSrt(srt).map((cue) => cue.text), ['A -- > B', 'next']);
+  assert.deepEqual(
+    parseSrt(srt).map((cue) => cue.text),
+    ['A -- > B', 'next'],
+  );
   const vtt = toVtt(cues);
   assert.ok(!vtt.includes('A -->'), vtt);
   assert.deepEqual(parseVtt(vtt), cues);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiError } from '../../src/errors.js';
-import { checkTextLength } from '../../src/text/limits.js';
+import { ApiError } from '../../src/platform/errors.js';
+import { checkTextLength } from '../../src/platform/text/limits.js';
 
 test('text within the limit passes', () => {
   assert.doesNotThrow(() => checkTextLength('Hello.', 6));
@@ -28,12 +28,16 @@ test('characters are code points: an emoji counts once', () => {
 
 test('empty, whitespace-only and invisible-only text is 400 text_empty', () => {
   for (const text of ['', '   ', '\n\t', '\u00A0\u3000', '\u200B\uFEFF ']) {
-    assert.throws(() => checkTextLength(text, 100), (error: unknown) => {
-      assert.ok(error instanceof ApiError);
-      assert.equal(error.statusCode, 400);
-      assert.equal(error.code, 'text_empty');
-      return true;
-    }, JSON.stringify(text));
+    assert.throws(
+      () => checkTextLength(text, 100),
+      (error: unknown) => {
+        assert.ok(error instanceof ApiError);
+        assert.equal(error.statusCode, 400);
+        assert.equal(error.code, 'text_empty');
+        return true;
+      },
+      JSON.stringify(text),
+    );
   }
 });
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
-import { ApiError } from '../../src/errors.js';
-import { startGuardProxy } from '../../src/services/download-proxy.js';
-import { assertDownloadable, blockedKind } from '../../src/services/url-guard.js';
+import { ApiError } from '../../src/platform/errors.js';
+import { startGuardProxy } from '../../src/features/downloads/download-proxy.js';
+import { assertDownloadable, blockedKind } from '../../src/features/downloads/url-guard.js';
 
 // Every URL here is refused by scheme or by its resolved address before any connection is made;
 // the only DNS name is localhost, which resolves from /etc/hosts.

@@ -11,8 +11,8 @@ import {
   resample,
   spectrumStats,
   withDeltas,
-} from '../../src/audio/analyse/index.js';
-import type { Pcm } from '../../src/audio/pcm.js';
+} from '../../src/platform/audio/analyse/index.js';
+import type { Pcm } from '../../src/platform/audio/pcm.js';
 
 /** Deterministic noise (a fixed LCG), so a failure reproduces. */
 function noise(length: number, seed = 1): Float32Array {
@@ -75,7 +75,12 @@ describe('fft', () => {
 });
 
 describe('pitch', () => {
-  for (const [f0, rate] of [[120, 16000], [120, 44100], [220, 22050], [220, 16000]] as const) {
+  for (const [f0, rate] of [
+    [120, 16000],
+    [120, 44100],
+    [220, 22050],
+    [220, 16000],
+  ] as const) {
     it(`finds ${f0} Hz in a harmonic tone at ${rate} Hz within 3 %`, () => {
       const stats = pitchStats(harmonicTone(f0, 1, rate));
       assert.ok(Math.abs(stats.medianHz - f0) / f0 < 0.03, `median ${stats.medianHz}`);

@@ -4,19 +4,19 @@ import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { after, before, describe, test } from 'node:test';
 import { unzipSync, zipSync } from 'fflate';
-import { encodeWav, parseWav, readWavInfo } from '../../src/audio/wav.js';
-import { VoiceArchive } from '../../src/services/voice-archive.js';
-import { isUnsafeEntryName, packArchive, type Manifest, type ManifestVoice } from '../../src/services/voice-archive-format.js';
-import { readArchive } from '../../src/services/voice-archive-reader.js';
-import { openDatabase, type Db } from '../../src/store/database.js';
-import { VoiceService } from '../../src/services/voices.js';
-import { CategoryRepository } from '../../src/store/category-repository.js';
-import { VoiceRepository, type VoiceRecord, type VoiceSampleRecord } from '../../src/store/voice-repository.js';
-import type { VoiceInfo } from '../../src/engines/types.js';
+import { encodeWav, parseWav, readWavInfo } from '../../src/platform/audio/wav.js';
+import { VoiceArchive } from '../../src/features/voices/archive.js';
+import { isUnsafeEntryName, packArchive, type Manifest, type ManifestVoice } from '../../src/features/voices/archive-format.js';
+import { readArchive } from '../../src/features/voices/archive-reader.js';
+import { openDatabase, type Db } from '../../src/platform/store/database.js';
+import { VoiceService } from '../../src/features/voices/service.js';
+import { CategoryRepository } from '../../src/features/voices/category-repository.js';
+import { VoiceRepository, type VoiceRecord, type VoiceSampleRecord } from '../../src/features/voices/voice-repository.js';
+import type { VoiceInfo } from '../../src/platform/engines/types.js';
 import { removeDir, tempDir } from '../helpers/timbre.js';
 import { deflatedZeros, rawZip } from '../helpers/zips.js';
-import { AudioStore } from '../../src/store/audio-store.js';
-import { createLog } from '../../src/log.js';
+import { AudioStore } from '../../src/platform/store/audio-store.js';
+import { createLog } from '../../src/platform/log.js';
 
 const LIMITS = { maxExpandedBytes: 1024 * 1024 * 1024 };
 
@@ -36,7 +36,12 @@ function voice(id: string, sampleCount = 1): ManifestVoice {
     description: 'a test voice',
     tags: ['test'],
     settings: { speed: 1 },
-    samples: Array.from({ length: sampleCount }, (_, i) => ({ file: `samples/${id}/${i + 1}.wav`, duration: 0.5, sample_rate: 16000, transcript: i === 0 ? 'hello' : null })),
+    samples: Array.from({ length: sampleCount }, (_, i) => ({
+      file: `samples/${id}/${i + 1}.wav`,
+      duration: 0.5,
+      sample_rate: 16000,
+      transcript: i === 0 ? 'hello' : null,
+    })),
   };
 }
 
@@ -86,7 +91,10 @@ async function packed(...voices: ManifestVoice[]): Promise<Buffer> {
 describe('voice archive format', () => {
   test('a packed archive reads back as the same manifest, with sample audio measured from the files', async () => {
     const written = manifest(voice('voice_a', 2));
-    const files = new Map([['samples/voice_a/1.wav', await zipOnDisk(wav(0.5))], ['samples/voice_a/2.wav', await zipOnDisk(wav(0.25, 8000))]]);
+    const files = new Map([
+      ['samples/voice_a/1.wav', await zipOnDisk(wav(0.5))],
+      ['samples/voice_a/2.wav', await zipOnDisk(wav(0.25, 8000))],
+    ]);
     const zip = await buffer(packArchive(written, files));
     const { manifest: readBack, samples, problems } = await read(zip);
     assert.deepEqual(problems, []);
@@ -100,20 +108,27 @@ describe('voice archive format', () => {
   });
 
   test('entry names that could leave the folder are unsafe', () => {
-    for (const name of ['../evil.wav', 'samples/../../x.wav', '/etc/passwd', 'C:/x.wav', 'samples\\voice_a\\1.wav', 'a\0b']) assert.ok(isUnsafeEntryName(name), name);
+    for (const name of ['../evil.wav', 'samples/../../x.wav', '/etc/passwd', 'C:/x.wav', 'samples\\voice_a\\1.wav', 'a\0b'])
+      assert.ok(isUnsafeEntryName(name), name);
     for (const name of ['manifest.json', 'samples/voice_a/1.wav', 'notes/..hidden']) assert.ok(!isUnsafeEntryName(name), name);
   });
 
   test('an archive with a traversal or backslash entry is refused even when the manifest is fine, and nothing is extracted', async () => {
     for (const evil of ['../evil.wav', 'samples\\voice_a\\1.wav']) {
       const result = await read(zipSync({ 'manifest.json': json(manifest(voice('voice_a'))), 'samples/voice_a/1.wav': wav(0.5), [evil]: wav(0.5) }));
-      assert.deepEqual(result.problems.map((problem) => problem.code), ['unsafe_entry']);
+      assert.deepEqual(
+        result.problems.map((problem) => problem.code),
+        ['unsafe_entry'],
+      );
       assert.deepEqual(result.files, []);
     }
   });
 
   test('a sample that is not a WAV, or is missing, or is misnamed, is a problem', async () => {
-    assert.deepEqual(await codes(zipSync({ 'manifest.json': json(manifest(voice('voice_a'))), 'samples/voice_a/1.wav': new TextEncoder().encode('not audio') })), ['sample_not_wav']);
+    assert.deepEqual(
+      await codes(zipSync({ 'manifest.json': json(manifest(voice('voice_a'))), 'samples/voice_a/1.wav': new TextEncoder().encode('not audio') })),
+      ['sample_not_wav'],
+    );
     assert.deepEqual(await codes(zipSync({ 'manifest.json': json(manifest(voice('voice_a'))) })), ['sample_missing']);
     const misnamed = voice('voice_a');
     misnamed.samples[0]!.file = 'samples/voice_b/1.wav';
@@ -126,7 +141,9 @@ describe('voice archive format', () => {
     assert.ok((await codes(zipSync({ 'manifest.json': json({ ...manifest(), format: 'other' }) }))).includes('manifest_invalid'));
     assert.ok((await codes(zipSync({ 'manifest.json': json({ ...manifest(), extra: true }) }))).includes('manifest_invalid'));
     assert.ok((await codes(zipSync({ 'manifest.json': json(manifest({ ...voice('preset:x'), samples: [] })) }))).includes('manifest_invalid'));
-    assert.deepEqual(await codes(zipSync({ 'manifest.json': json(manifest({ ...voice('voice_a'), samples: [] }, { ...voice('voice_a'), samples: [] })) })), ['duplicate_voice']);
+    assert.deepEqual(await codes(zipSync({ 'manifest.json': json(manifest({ ...voice('voice_a'), samples: [] }, { ...voice('voice_a'), samples: [] })) })), [
+      'duplicate_voice',
+    ]);
   });
 
   test('bytes that are not a zip are reported, not thrown', async () => {
@@ -153,7 +170,9 @@ describe('voice archive format', () => {
     // A stored entry must declare its real size.
     assert.deepEqual(await codes(rawZip([manifestEntry, entry('samples/voice_a/1.wav', wav(0.5), 10)])), ['archive_unreadable']);
     // The same name twice is ambiguous.
-    assert.deepEqual(await codes(rawZip([manifestEntry, entry('samples/voice_a/1.wav', wav(0.5)), entry('samples/voice_a/1.wav', wav(0.5))])), ['duplicate_entry']);
+    assert.deepEqual(await codes(rawZip([manifestEntry, entry('samples/voice_a/1.wav', wav(0.5)), entry('samples/voice_a/1.wav', wav(0.5))])), [
+      'duplicate_entry',
+    ]);
   });
 
   test('damaged deflate data is a problem of its entry', async () => {
@@ -240,7 +259,10 @@ describe('voice archive import and export', () => {
       }
     }
     const repository = new FailingRepository(db);
-    await assert.rejects(new VoiceArchive(repository, dataDir, LIMITS).import(await archiveOf(voice('voice_first'), voice('voice_second')), 'skip'), /disk full/);
+    await assert.rejects(
+      new VoiceArchive(repository, dataDir, LIMITS).import(await archiveOf(voice('voice_first'), voice('voice_second')), 'skip'),
+      /disk full/,
+    );
     assert.equal(repository.findById('voice_first'), undefined);
     assert.deepEqual(await readdir(join(dataDir, 'voices')), []);
   });
@@ -248,15 +270,31 @@ describe('voice archive import and export', () => {
   test('an archive with a problem writes nothing, and its extracted files go', async () => {
     const { dataDir, repository } = await open();
     const good = voice('voice_good');
-    const broken = zipSync({ 'manifest.json': json(manifest(good, voice('voice_bad'))), 'samples/voice_good/1.wav': wav(0.5), 'samples/voice_bad/1.wav': new TextEncoder().encode('noise') });
-    await assert.rejects(new VoiceArchive(repository, dataDir, LIMITS).import(await zipOnDisk(broken), 'skip'), (error: Error & { code?: string }) => error.code === 'archive_invalid');
+    const broken = zipSync({
+      'manifest.json': json(manifest(good, voice('voice_bad'))),
+      'samples/voice_good/1.wav': wav(0.5),
+      'samples/voice_bad/1.wav': new TextEncoder().encode('noise'),
+    });
+    await assert.rejects(
+      new VoiceArchive(repository, dataDir, LIMITS).import(await zipOnDisk(broken), 'skip'),
+      (error: Error & { code?: string }) => error.code === 'archive_invalid',
+    );
     assert.equal(repository.findById('voice_good'), undefined);
     assert.deepEqual(await readdir(join(dataDir, 'voices')), []);
   });
 });
 
 describe('preset sync', () => {
-  const preset = (engine: string, name: string): VoiceInfo => ({ id: `${engine}:${name}`, engine, name, language: 'en-US', languages: ['en-US'], gender: null, sampleRate: 16000, license: 'MIT' });
+  const preset = (engine: string, name: string): VoiceInfo => ({
+    id: `${engine}:${name}`,
+    engine,
+    name,
+    language: 'en-US',
+    languages: ['en-US'],
+    gender: null,
+    sampleRate: 16000,
+    license: 'MIT',
+  });
 
   test('user fields survive a refresh; presets of an engine that is gone stay, unavailable; a failed engine keeps its presets', async () => {
     const dataDir = await tempDir('timbre-presets-');
@@ -264,7 +302,16 @@ describe('preset sync', () => {
     try {
       const repository = new VoiceRepository(db);
       const installed = [preset('a', 'one'), preset('b', 'two'), preset('c', 'three')];
-      const service = new VoiceService({ voices: repository, categories: new CategoryRepository(db), dataDir, presets: async () => ({ voices: installed, failedEngines: [] }), refreshMs: 60_000, audio: new AudioStore(dataDir), log: createLog('silent'), archiveLimits: LIMITS });
+      const service = new VoiceService({
+        voices: repository,
+        categories: new CategoryRepository(db),
+        dataDir,
+        presets: async () => ({ voices: installed, failedEngines: [] }),
+        refreshMs: 60_000,
+        audio: new AudioStore(dataDir),
+        log: createLog('silent'),
+        archiveLimits: LIMITS,
+      });
       await service.update('a:one', { tags: ['kept'], favorite: true });
       service.syncPresets([{ ...preset('a', 'one'), name: 'Renamed by the engine' }], ['c']);
       const one = repository.findById('a:one')!;

@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DESCRIPTION_VOCABULARY, parseVoiceDescription } from '../../src/text/voice-description.js';
-import type { WordsByLanguage } from '../../src/text/voice-vocabulary.js';
+import { DESCRIPTION_VOCABULARY, parseVoiceDescription } from '../../src/platform/text/voice-description.js';
+import type { WordsByLanguage } from '../../src/platform/text/voice-vocabulary.js';
 
 test('an English description sets gender, pitch, pace and energy', () => {
   const voice = parseVoiceDescription('a calm, deep male voice, slow');
   assert.equal(voice.gender, 'male');
   assert.ok(voice.pitch! < 0 && voice.pace! < 0 && voice.energy! < 0);
-  assert.deepEqual(voice.understood.map((understood) => understood.word), ['calm', 'deep', 'male', 'slow']);
+  assert.deepEqual(
+    voice.understood.map((understood) => understood.word),
+    ['calm', 'deep', 'male', 'slow'],
+  );
   assert.deepEqual(voice.ignored, []);
 });
 
@@ -94,7 +97,10 @@ test('comparatives count like their base words', () => {
 test('for gender, age and accent the last word wins and every word is listed', () => {
   const voice = parseVoiceDescription('male and female');
   assert.equal(voice.gender, 'female');
-  assert.deepEqual(voice.understood.map((understood) => understood.value), ['male', 'female']);
+  assert.deepEqual(
+    voice.understood.map((understood) => understood.value),
+    ['male', 'female'],
+  );
 });
 
 test('unknown words are ignored once each, in order; stop words and intensifiers are not', () => {
@@ -115,8 +121,10 @@ test('the same description always gives the same result', () => {
 });
 
 test('the vocabulary lists every attribute for English and pace and gender in the other languages', () => {
-  for (const values of Object.values(DESCRIPTION_VOCABULARY) as Record<string, WordsByLanguage>[]) for (const words of Object.values(values)) assert.ok(words.en?.length);
+  for (const values of Object.values(DESCRIPTION_VOCABULARY) as Record<string, WordsByLanguage>[])
+    for (const words of Object.values(values)) assert.ok(words.en?.length);
   for (const language of ['de', 'fr', 'es', 'it', 'pt', 'nl'] as const) {
-    for (const words of [...Object.values(DESCRIPTION_VOCABULARY.gender), ...Object.values(DESCRIPTION_VOCABULARY.pace)]) assert.ok(words[language]?.length, language);
+    for (const words of [...Object.values(DESCRIPTION_VOCABULARY.gender), ...Object.values(DESCRIPTION_VOCABULARY.pace)])
+      assert.ok(words[language]?.length, language);
   }
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { normalizeForWer, wordErrorRate } from '../../src/text/wer.js';
+import { normalizeForWer, wordErrorRate } from '../../src/platform/text/wer.js';
 
 test('normalizeForWer lowercases, strips punctuation and collapses whitespace', () => {
   assert.equal(normalizeForWer('  And so, my fellow Americans:\n ask NOT!  '), 'and so my fellow americans ask not');

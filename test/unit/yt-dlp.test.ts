@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { classifyFailure, ytDlpArgs, type YtDlpRequest } from '../../src/services/yt-dlp.js';
+import { classifyFailure, ytDlpArgs, type YtDlpRequest } from '../../src/features/downloads/yt-dlp.js';
 
 const LIMITS = { maxSeconds: 60, maxBytes: 1000 };
 
@@ -24,8 +24,16 @@ describe('yt-dlp', () => {
 
   test('arguments: limits, proxy, no playlists, the URL after --, and a section end when only start is given', () => {
     const request: YtDlpRequest = {
-      url: 'https://example.com/watch?v=1', dir: '/tmp/d', proxy: 'http://127.0.0.1:9', maxSeconds: 60, maxBytes: 1000,
-      socketTimeoutSeconds: 5, start: 10, signal: new AbortController().signal, onProgress: () => {}, onStage: () => {},
+      url: 'https://example.com/watch?v=1',
+      dir: '/tmp/d',
+      proxy: 'http://127.0.0.1:9',
+      maxSeconds: 60,
+      maxBytes: 1000,
+      socketTimeoutSeconds: 5,
+      start: 10,
+      signal: new AbortController().signal,
+      onProgress: () => {},
+      onStage: () => {},
     };
     const args = ytDlpArgs(request);
     const after = (flag: string) => args[args.indexOf(flag) + 1];

@@ -1,0 +1,57 @@
+/**
+ * The shape of the code (docs/architecture.md): features over a platform layer, a composition root
+ * on top. `npm run lint` fails on any dependency these rules forbid.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'A file must not reach itself through its imports.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycles',
+      severity: 'error',
+      comment: 'Two folders must not import each other, directly or through others.',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'platform-knows-no-feature',
+      severity: 'error',
+      comment: 'The platform layer serves every capability and depends on none of them (nor on the composition root).',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/(features|app|cli)/' },
+    },
+    {
+      name: 'features-meet-at-entry-points',
+      severity: 'error',
+      comment: 'A capability uses another only through what that one declares in its index.ts.',
+      from: { path: '^src/(features/([^/]+)|app|cli)/' },
+      to: { path: '^src/features/', pathNot: ['^src/features/$2/', '^src/features/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'features-reach-no-root',
+      severity: 'error',
+      comment: 'Capabilities are wired together by the composition root, never the other way round.',
+      from: { path: '^src/features/' },
+      to: { path: '^src/(app|cli)/' },
+    },
+    {
+      name: 'src-reaches-no-tests',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench|scripts)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.json'] },
+  },
+};

@@ -1,0 +1,112 @@
+import cors from '@fastify/cors';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from '../platform/config.js';
+import type { Services } from './services.js';
+import { installAuth, installRateLimits, apiKeyRoutes } from '../features/access/index.js';
+import { installErrorHandling } from '../platform/http/error-handler.js';
+import { clientErrorHandler, frameworkErrors } from '../platform/http/framework-errors.js';
+import { allowedHostSet, installHostGuard } from '../platform/http/host-guard.js';
+import { installNumberGuard } from '../platform/http/number-guard.js';
+import { installOpenApi } from '../platform/http/openapi.js';
+import { installUploads } from '../platform/http/uploads.js';
+import { RouteTable } from '../platform/http/route-table.js';
+import { assetRoutes } from '../features/assets/index.js';
+import { downloadRoutes } from '../features/downloads/index.js';
+import { transcribeRoutes } from '../features/transcription/index.js';
+import { timelineRoutes, mergeTimelineRoutes } from '../features/timeline/index.js';
+import { generateRoutes } from '../features/generation/index.js';
+import { longFormRoutes } from '../features/long-form/index.js';
+import { cloneRoutes, designRoutes } from '../features/cloning/index.js';
+import { previewRoutes, voiceRoutes } from '../features/voices/index.js';
+import { queueRoutes, systemRoutes } from '../features/system/index.js';
+import { taskRoutes } from '../features/tasks/index.js';
+import { textRoutes } from '../features/text/index.js';
+import { ErrorEnvelopeSchema } from '../platform/http/schemas.js';
+import { websocketRoutes } from '../features/events/index.js';
+
+const EXPOSED_HEADERS = [
+  'retry-after',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-task-id',
+  'x-audio-duration',
+  'x-chunk-take',
+  'x-voice-id',
+  'x-preview-cached',
+  'x-preview-text',
+];
+
+/** Every method a route of the API uses; a browser asks before each PUT, PATCH or DELETE. */
+const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Strips the key from `?api_key=` so it never reaches the logs. */
+function redactUrl(url: string): string {
+  return url.replace(/([?&]api_key=)[^&]*/g, '$1[redacted]');
+}
+
+export async function buildApp(config: Config, services: Services): Promise<FastifyInstance> {
+  const app = Fastify({
+    bodyLimit: config.maxBodyBytes,
+    logger: {
+      level: config.logLevel,
+      stream: process.stderr,
+      serializers: { req: (request) => ({ method: request.method, url: redactUrl(request.url) }) },
+    },
+    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array' } },
+    return503OnClosing: true,
+    frameworkErrors: frameworkErrors(allowedHostSet([...config.allowedHosts, config.host])),
+    clientErrorHandler,
+    // Ids are at most a few dozen characters; longer parameters are refused (414) before routing.
+    routerOptions: { maxParamLength: 500 },
+    // Shutdown must not wait on clients that keep connections open.
+    forceCloseConnections: true,
+  });
+
+  // Only JSON and multipart bodies are accepted; anything else is answered with 415.
+  app.removeContentTypeParser('text/plain');
+
+  const routes = new RouteTable();
+  app.addHook('onRoute', (route) => routes.add(route.url, route.method));
+  installErrorHandling(app, routes);
+  // Registered before the guards: its hooks mark upgrade requests, so a refused handshake's socket is closed.
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  installHostGuard(app, [...config.allowedHosts, config.host]);
+  installAuth(app, services.keys);
+  if (config.corsOrigins.length > 0) {
+    await app.register(cors, {
+      origin: config.corsOrigins,
+      methods: CORS_METHODS,
+      allowedHeaders: ['content-type', 'x-api-key'],
+      exposedHeaders: EXPOSED_HEADERS,
+    });
+  }
+  installRateLimits(app, services.keys);
+  installNumberGuard(app);
+  await installOpenApi(app);
+  app.addSchema(ErrorEnvelopeSchema);
+  await installUploads(app, { maxUploadBytes: config.maxUploadBytes, maxFiles: config.cloneMaxSamples });
+
+  await app.register(apiKeyRoutes, { keys: services.keys });
+  await app.register(systemRoutes, { system: services.system });
+  await app.register(voiceRoutes, { voices: services.voices, config });
+  await app.register(previewRoutes, { previews: services.previews });
+  await app.register(cloneRoutes, { cloning: services.cloning, assets: services.assets, voices: services.voices, maxSamples: config.cloneMaxSamples });
+  await app.register(designRoutes, { design: services.design, voices: services.voices });
+  await app.register(generateRoutes, { generation: services.generation });
+  await app.register(taskRoutes, { tasks: services.tasks });
+  await app.register(longFormRoutes, { longForm: services.longForm, tasks: services.tasks, findVoice: (id) => services.voices.get(id) });
+  await app.register(queueRoutes, { queue: services.queue });
+  await app.register(textRoutes);
+  await app.register(assetRoutes, { assets: services.assets, config });
+  await app.register(downloadRoutes, { downloads: services.downloads });
+  await app.register(timelineRoutes, { timeline: services.timeline, tasks: services.tasks, assets: services.assets, config });
+  await app.register(mergeTimelineRoutes, { tasks: services.tasks, timeline: services.timeline, renderer: services.renderer, audio: services.audio });
+  await app.register(transcribeRoutes, { transcription: services.transcription, assets: services.assets, config });
+  await app.register(websocketRoutes, {
+    events: services.events,
+    limits: { pingSeconds: config.wsPingSeconds, maxSubscriptions: config.wsMaxSubscriptions, maxBufferedBytes: config.wsMaxBufferedBytes },
+  });
+  return app;
+}

@@ -1,0 +1,50 @@
+import type { Config } from '../platform/config.js';
+import { EngineHost } from '../platform/engines/host/supervisor.js';
+import { EventBus } from '../platform/events.js';
+import { JobRepository } from '../platform/jobs/job-repository.js';
+import { JobQueue } from '../platform/jobs/queue.js';
+import { createLog, type Log } from '../platform/log.js';
+import { VoiceFiles } from '../platform/speech/voice-files.js';
+import { AudioStore } from '../platform/store/audio-store.js';
+import { openDatabase, type Db } from '../platform/store/database.js';
+import { KeptWrites } from '../platform/store/kept-writes.js';
+
+/** What every capability stands on: the store, the event bus, the compute queue and the engine host. */
+export interface Platform {
+  config: Config;
+  log: Log;
+  db: Db;
+  kept: KeptWrites;
+  events: EventBus;
+  engines: EngineHost;
+  queue: JobQueue;
+  audio: AudioStore;
+  voiceFiles: VoiceFiles;
+}
+
+export function openPlatform(config: Config): Platform {
+  const log = createLog(config.logLevel);
+  const db = openDatabase(config.dataDir);
+  const kept = new KeptWrites(log);
+  const events = new EventBus(log);
+  // Host processes start with the first engine job, so the CLI and an idle service pay nothing.
+  const engines = new EngineHost({
+    modelsDir: config.modelsDir,
+    poolSize: config.enginePoolSize,
+    jobTimeoutMs: config.engineTimeoutSeconds * 1000,
+    pieceTimeoutSeconds: config.enginePieceSeconds,
+    idleUnloadSeconds: config.engineIdleSeconds,
+    memoryLimitBytes: config.engineMemoryMb * 1024 * 1024,
+    cancelGraceMs: 2000,
+  });
+  const queue = new JobQueue({ jobs: new JobRepository(db, kept), events, concurrency: config.queueConcurrency, maxQueued: config.queueMaxQueued, log });
+  return { config, log, db, kept, events, engines, queue, audio: new AudioStore(config.dataDir), voiceFiles: new VoiceFiles(config.dataDir) };
+}
+
+/** Stops the platform in order: no new job starts, engines stop, pending writes land, the store closes. */
+export async function closePlatform(platform: Platform): Promise<void> {
+  await platform.queue.close();
+  await platform.engines.close();
+  platform.kept.close();
+  platform.db.close();
+}

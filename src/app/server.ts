@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../platform/config.js';
+import { buildApp } from './http.js';
+import { createServices, type Services } from './services.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  services: Services;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the service: storage, bootstrap key, HTTP and WebSocket. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const services = createServices(config);
+  try {
+    if (config.bootstrapApiKey) {
+      const { created, record } = services.keys.ensureBootstrapKey(config.bootstrapApiKey);
+      if (created) process.stderr.write(`Created API key ${record.keyId} from TIMBRE_API_KEY with all scopes\n`);
+    }
+    await services.recover();
+    const app = await buildApp(config, services);
+    await app.listen({ host: config.host, port: config.port });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    const url = `http://${host}:${port}`;
+    return {
+      app,
+      services,
+      url,
+      close: async () => {
+        await app.close();
+        await services.close();
+      },
+    };
+  } catch (error) {
+    await services.close();
+    throw error;
+  }
+}

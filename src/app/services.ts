@@ -1,0 +1,173 @@
+import { join } from 'node:path';
+import type { Config } from '../platform/config.js';
+import type { EngineHost } from '../platform/engines/host/supervisor.js';
+import { ApiKeyRepository, KeyService } from '../features/access/index.js';
+import { CategoryRepository, VoiceRepository, enginePresets, VoiceService, PreviewService } from '../features/voices/index.js';
+import { describeDatabase, type Db } from '../platform/store/database.js';
+import { engineInventory } from '../platform/engines/inventory.js';
+import type { EventBus } from '../platform/events.js';
+import { SystemService } from '../features/system/index.js';
+import type { JobQueue } from '../platform/jobs/queue.js';
+import type { AudioStore } from '../platform/store/audio-store.js';
+import { closePlatform, openPlatform, type Platform } from './platform.js';
+import { TaskRepository, TaskService } from '../features/tasks/index.js';
+import { GenerationService } from '../features/generation/index.js';
+import { ChunkRepository, LongFormService } from '../features/long-form/index.js';
+import type { SpeakingVoice } from '../platform/speech/speech.js';
+import { AssetRepository, AssetService } from '../features/assets/index.js';
+import { DownloadService } from '../features/downloads/index.js';
+import { TranscriptionService } from '../features/transcription/index.js';
+import { TimelineRepository, TimelineService, TimelineRenderer } from '../features/timeline/index.js';
+import { CloneService, DesignService } from '../features/cloning/index.js';
+
+export interface Services {
+  db: Db;
+  events: EventBus;
+  keys: KeyService;
+  system: SystemService;
+  engines: EngineHost;
+  voices: VoiceService;
+  queue: JobQueue;
+  tasks: TaskService;
+  generation: GenerationService;
+  longForm: LongFormService;
+  assets: AssetService;
+  downloads: DownloadService;
+  transcription: TranscriptionService;
+  timeline: TimelineService;
+  renderer: TimelineRenderer;
+  previews: PreviewService;
+  cloning: CloneService;
+  design: DesignService;
+  audio: AudioStore;
+  /** Brings back what a previous run left: interrupted jobs, queued jobs, partial files. */
+  recover(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The composition root: opens the platform and wires every capability to it. */
+export function createServices(config: Config): Services {
+  const platform = openPlatform(config);
+  const voices = voiceServices(platform);
+  const speech = speechServices(platform, voices.voices);
+  const media = mediaServices(platform, speech.chunks, speech.taskRepository);
+  const system = systemService(platform);
+  const { log, db, events, engines, queue, audio, voiceFiles } = platform;
+  // Expired assets go at start and then daily; unref'd so the timer never keeps the process alive.
+  let assetSweep: NodeJS.Timeout | undefined;
+  // Expired assets free space, but deleting their rows needs some: a sweep on a full disk waits for the next.
+  const sweepAssets = () => media.assets.sweepExpired().catch((error: unknown) => log.warn({ err: error }, 'the asset sweep failed'));
+  return {
+    db,
+    events,
+    keys: new KeyService(new ApiKeyRepository(db), events, log),
+    system,
+    engines,
+    queue,
+    audio,
+    ...voices,
+    ...speech.services,
+    ...media,
+    recover: async () => {
+      await audio.sweepPartialFiles();
+      await sweepAssets();
+      await voiceFiles.sweepStaging();
+      assetSweep = setInterval(() => void sweepAssets(), 24 * 60 * 60 * 1000).unref();
+      queue.recover();
+      speech.services.longForm.recover();
+      await voices.cloning.sweepUploads();
+    },
+    close: async () => {
+      clearInterval(assetSweep);
+      await closePlatform(platform);
+    },
+  };
+}
+
+/** Voices and the capabilities that make them: presets, previews, clones and designs. */
+function voiceServices({ config, db, engines, queue, audio, voiceFiles, log }: Platform) {
+  const voiceRepository = new VoiceRepository(db);
+  // Presets are read from the engines on the first voice request, then at most every 5 minutes.
+  const voices = new VoiceService({
+    audio,
+    voices: voiceRepository,
+    categories: new CategoryRepository(db),
+    dataDir: config.dataDir,
+    presets: enginePresets(engines, config.modelsDir),
+    refreshMs: 5 * 60 * 1000,
+    log,
+    archiveLimits: { maxExpandedBytes: config.maxArchiveExpandedBytes },
+  });
+  const presets = () => allPresets(voices);
+  const findVoice = (id: string) => voices.get(id);
+  const limits = { minSpeechSeconds: config.cloneMinSpeechSeconds, maxSampleSeconds: config.cloneMaxSampleSeconds };
+  return {
+    voices,
+    previews: new PreviewService({ engines, voiceFiles, queue, audio, voices: voiceRepository, findVoice }),
+    cloning: new CloneService({ engines, queue, voices: voiceRepository, voiceFiles, modelsDir: config.modelsDir, dataDir: config.dataDir, presets, limits }),
+    design: new DesignService({ engines, queue, voices: voiceRepository, voiceFiles, modelsDir: config.modelsDir, presets }),
+  };
+}
+
+/** Speaking text as stored tasks: single generations and long-form texts. */
+function speechServices(platform: Platform, voices: VoiceService) {
+  const { config, db, kept, engines, queue, events, audio, voiceFiles } = platform;
+  const tasks = new TaskRepository(db, kept);
+  const taskService = new TaskService({ tasks, audio });
+  const chunks = new ChunkRepository(db, kept);
+  const findVoice = (id: string) => voices.get(id);
+  const common = { engines, voiceFiles, queue, events, tasks, taskService, audio, findVoice, maxTextChars: config.maxTextChars };
+  const services = {
+    tasks: taskService,
+    generation: new GenerationService(common),
+    longForm: new LongFormService({ ...common, chunks, presets: () => allPresets(voices) }),
+  };
+  return { services, chunks, taskRepository: tasks };
+}
+
+/** Imported media and what works on it: assets, downloads, transcription, the timeline. */
+function mediaServices({ config, db, engines, queue, audio, log }: Platform, chunks: ChunkRepository, tasks: TaskRepository) {
+  const assets = new AssetService({ assets: new AssetRepository(db), dataDir: config.dataDir, retentionDays: config.assetRetentionDays, log });
+  const downloads = new DownloadService({
+    queue,
+    assets,
+    allowPrivate: config.allowPrivateDownloads,
+    maxSeconds: config.maxDownloadSeconds,
+    maxBytes: config.maxDownloadBytes,
+    tempRoot: join(config.dataDir, 'downloads'),
+  });
+  return {
+    assets,
+    downloads,
+    transcription: new TranscriptionService({ engines, queue, modelsDir: config.modelsDir }),
+    timeline: new TimelineService({ timelines: new TimelineRepository(db), chunks, audio, assets, dataDir: config.dataDir }),
+    renderer: new TimelineRenderer({ queue, tasks, audio }),
+  };
+}
+
+function systemService({ config, db, kept, engines, queue }: Platform): SystemService {
+  const system = new SystemService({ dataDir: config.dataDir, database: () => describeDatabase(db), startedAt: new Date() });
+  system.registerStatusSection('engine_host', () => engines.status());
+  system.registerStatusSection('storage', () => ({
+    // Writes waiting in memory for the data disk to have room again (job ends, task states).
+    pending_writes: kept.size,
+    // `exclusive` after a start on a full disk: the `timbre keys` commands wait until the next start.
+    database_locking: db.pragma('locking_mode', { simple: true }),
+  }));
+  system.registerInventory(() => engineInventory(config.modelsDir));
+  system.registerStatusSection('queue', () => {
+    const { concurrency, running, queued } = queue.status();
+    return { concurrency, running: running.length, queued: queued.length };
+  });
+  return system;
+}
+
+/** Every preset voice, page by page (stand-ins for languages a voice cannot speak come from here). */
+async function allPresets(voices: VoiceService): Promise<SpeakingVoice[]> {
+  const presets: SpeakingVoice[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const page = await voices.list({ type: 'preset', limit: 500, offset });
+    presets.push(...page.voices);
+    if (presets.length >= page.total || page.voices.length === 0) return presets;
+  }
+}

@@ -1,0 +1,116 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { DisplayNameSchema } from '../../platform/text/display-name.js';
+import { publicView as present, type KeyService } from './service.js';
+import { callerOf } from './auth.js';
+import { NullableTimestampSchema, TimestampSchema, withErrors } from '../../platform/http/schemas.js';
+import { ScopeSchema, RateLimitsSchema } from './schemas.js';
+
+const ApiKeySchema = Type.Object(
+  {
+    key_id: Type.String(),
+    name: Type.String(),
+    prefix: Type.String({ description: 'The first characters of the key, to recognise it' }),
+    scopes: Type.Array(ScopeSchema),
+    rate_limits: RateLimitsSchema,
+    created_at: TimestampSchema,
+    last_used_at: NullableTimestampSchema,
+    revoked_at: NullableTimestampSchema,
+    created_by: Type.Union([Type.String(), Type.Null()], {
+      description: 'The key that created this one; it shares that key’s budget (null: made by the owner)',
+    }),
+  },
+  { $id: 'ApiKey' },
+);
+
+const CreatedApiKeySchema = Type.Object({
+  ...ApiKeySchema.properties,
+  key: Type.String({ description: 'The full key. It is shown only in this response and cannot be read again.' }),
+});
+
+const KeyNameSchema = DisplayNameSchema(100);
+
+const CreateBodySchema = Type.Object(
+  {
+    name: KeyNameSchema,
+    scopes: Type.Optional(Type.Array(ScopeSchema, { minItems: 1, uniqueItems: true, description: 'Defaults to every scope of the calling key' })),
+    rate_limits: Type.Optional(RateLimitsSchema),
+  },
+  { additionalProperties: false },
+);
+
+const UpdateBodySchema = Type.Object(
+  { name: Type.Optional(KeyNameSchema), rate_limits: Type.Optional(RateLimitsSchema) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+const KeyParamsSchema = Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+const config = { scope: 'system:read' } as const;
+const tags = ['API keys'];
+
+export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = async (app, { keys }) => {
+  app.addSchema(ApiKeySchema);
+
+  app.get('/api/api-keys', {
+    config,
+    schema: { tags, summary: 'List API keys (never their secrets)', response: withErrors({ 200: Type.Object({ keys: Type.Array(Type.Ref('ApiKey')) }) }) },
+    handler: async () => ({ keys: keys.list().map(present) }),
+  });
+
+  app.post('/api/api-keys', {
+    config,
+    schema: {
+      tags,
+      summary: 'Create an API key',
+      description: 'The new key can hold only scopes, and limits up to those, that the calling key holds itself.',
+      body: CreateBodySchema,
+      response: withErrors({ 201: CreatedApiKeySchema }),
+    },
+    handler: async (request, reply) => {
+      const { name, scopes, rate_limits: rateLimits } = request.body;
+      const created = keys.create({ name, scopes, rateLimits }, callerOf(request));
+      return reply.code(201).send({ ...present(created.record), key: created.secret });
+    },
+  });
+
+  app.patch('/api/api-keys/:key_id', {
+    config,
+    schema: {
+      tags,
+      summary: 'Rename a key or change its rate limits',
+      params: KeyParamsSchema,
+      body: UpdateBodySchema,
+      response: withErrors({ 200: Type.Ref('ApiKey'), 404: Type.Ref('ErrorEnvelope') }),
+    },
+    handler: async (request) => {
+      const { name, rate_limits: rateLimits } = request.body;
+      return present(keys.update(request.params.key_id, { name, rateLimits }, callerOf(request)));
+    },
+  });
+
+  app.post('/api/api-keys/:key_id/revoke', {
+    config,
+    schema: {
+      tags,
+      summary: 'Revoke a key; it stays listed and is refused with key_revoked',
+      params: KeyParamsSchema,
+      response: withErrors({ 200: Type.Ref('ApiKey'), 404: Type.Ref('ErrorEnvelope') }),
+    },
+    handler: async (request) => present(keys.revoke(request.params.key_id, callerOf(request))),
+  });
+
+  app.delete('/api/api-keys/:key_id', {
+    config,
+    schema: {
+      tags,
+      summary: 'Delete a key; it is gone and refused as invalid_api_key',
+      params: KeyParamsSchema,
+      response: withErrors({ 204: Type.Null(), 404: Type.Ref('ErrorEnvelope') }),
+    },
+    handler: async (request, reply) => {
+      keys.delete(request.params.key_id, callerOf(request));
+      return reply.code(204).send(null);
+    },
+  });
+};

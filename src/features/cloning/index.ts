@@ -1,0 +1,4 @@
+export { designRoutes } from './design-routes.js';
+export { DesignService } from './design-service.js';
+export { cloneRoutes } from './routes.js';
+export { CloneService } from './service.js';

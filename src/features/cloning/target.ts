@@ -1,0 +1,160 @@
+import type { VoiceAnalysis } from '../../platform/audio/analyse/index.js';
+import { concatPcm, durationOf, type Pcm } from '../../platform/audio/pcm.js';
+import type { EngineHost } from '../../platform/engines/host/supervisor.js';
+import type { SynthesisRequest, SynthesisResult, VoicePrint } from '../../platform/engines/types.js';
+import { normalizeText } from '../../platform/text/normalize.js';
+import type { PreparedSample } from './intake.js';
+import { previewSentence } from '../voices/index.js';
+import type { SpeakingVoice } from '../../platform/speech/speech.js';
+import { averagePrint, type SimilarityMeasure } from './voice-similarity.js';
+import { EngineError } from '../../platform/errors.js';
+
+/**
+ * What every clone method fits to and is judged by: the target speaker's analysis and print from
+ * the fitting part of the samples, and a print of a held-out part that no fitting has seen.
+ */
+export interface CloneTarget {
+  language: string;
+  analysis: VoiceAnalysis;
+  /** Mean print of the fitting parts of all samples (the voice's stored speaker embedding). */
+  print: VoicePrint;
+  /** Print of the held-out parts; the fitting print when no sample was long enough to hold any out. */
+  evaluation: VoicePrint;
+  heldOut: boolean;
+  /** The fitting audio, every sample's fitting part joined (the zero-shot reference comes from it). */
+  fitAudio: Pcm;
+}
+
+/**
+ * A sample with at least this much speech gives its last third (5 s or more) to the evaluation.
+ * Shorter held-out windows are not worth it: prints of two 3 s windows of one speaker differ
+ * almost as much as prints of two speakers.
+ */
+const HOLD_OUT_FROM_SECONDS = 15;
+const HOLD_OUT_FRACTION = 0.33;
+const HOLD_OUT_MIN_SECONDS = 5;
+
+/** The fixed test sentences every candidate and every clone speaks: a few seconds of varied sounds. */
+export const PROBE_SENTENCES: Readonly<Record<string, string>> = {
+  en: 'The quick brown fox jumps over the lazy dog. A good voice should sound natural, clear and warm, even when it reads numbers like seven hundred and twelve.',
+  de: 'Der schnelle braune Fuchs springt über den faulen Hund. Eine gute Stimme klingt natürlich, klar und warm, auch wenn sie Zahlen vorliest.',
+  fr: 'Le vif renard brun saute par-dessus le chien paresseux. Une bonne voix doit sonner naturelle, claire et chaleureuse, même en lisant des chiffres.',
+  es: 'El rápido zorro marrón salta sobre el perro perezoso. Una buena voz debe sonar natural, clara y cálida, incluso al leer números.',
+  it: 'La rapida volpe marrone salta sopra il cane pigro. Una buona voce deve suonare naturale, chiara e calda, anche quando legge dei numeri.',
+  pt: 'A rápida raposa marrom salta sobre o cão preguiçoso. Uma boa voz deve soar natural, clara e calorosa, mesmo ao ler números.',
+  nl: 'De snelle bruine vos springt over de luie hond. Een goede stem klinkt natuurlijk, helder en warm, ook als hij getallen voorleest.',
+};
+
+export function probeSentence(language: string): string {
+  const primary = language.split(/[-_]/)[0]!.toLowerCase();
+  return PROBE_SENTENCES[primary] ?? `${previewSentence(language)} ${previewSentence(language)}`;
+}
+
+export async function buildTarget(samples: readonly PreparedSample[], language: string, measure: SimilarityMeasure): Promise<CloneTarget> {
+  const fitParts: Pcm[] = [];
+  const heldParts: Pcm[] = [];
+  for (const sample of samples) {
+    const [fit, held] = splitHeldOut(sample.pcm);
+    fitParts.push(fit);
+    if (held) heldParts.push(held);
+  }
+  const fitAudio = concatPcm(fitParts, fitParts[0]!.sampleRate);
+  const { analysis } = await measure.describe(fitAudio);
+  const prints: VoicePrint[] = [];
+  for (const part of fitParts) {
+    const print = await measure.tryPrint(part);
+    if (print) prints.push(print);
+  }
+  if (prints.length === 0) throw new EngineError('no_voiced_speech', 'The samples hold too little voiced speech to analyse');
+  const print = averagePrint(prints);
+  const held = heldParts.length > 0 ? await measure.tryPrint(concatPcm(heldParts, heldParts[0]!.sampleRate)) : undefined;
+  return { language, analysis, print, evaluation: held ?? print, heldOut: held !== undefined, fitAudio };
+}
+
+function splitHeldOut(pcm: Pcm): [Pcm, Pcm | undefined] {
+  const seconds = durationOf(pcm);
+  if (seconds < HOLD_OUT_FROM_SECONDS) return [pcm, undefined];
+  const heldSeconds = Math.max(HOLD_OUT_MIN_SECONDS, seconds * HOLD_OUT_FRACTION);
+  const cut = Math.round((seconds - heldSeconds) * pcm.sampleRate);
+  return [
+    { samples: pcm.samples.subarray(0, cut), sampleRate: pcm.sampleRate },
+    { samples: pcm.samples.subarray(cut), sampleRate: pcm.sampleRate },
+  ];
+}
+
+/** A preset speaking the probe sentence, scored against the target. */
+export interface ScoredVoice {
+  voice: SpeakingVoice;
+  probe: Pcm;
+  analysis: VoiceAnalysis;
+  /** Similarity to the fitting print (chooses) and to the evaluation print (reports). */
+  fitSimilarity: number;
+  similarity: number;
+  /** False when the probe could not be printed (too little voiced speech): both similarities are then 0. */
+  measured: boolean;
+}
+
+export interface ProbeTools {
+  engines: EngineHost;
+  measure: SimilarityMeasure;
+  signal: AbortSignal;
+}
+
+/** Speaks the probe sentence with a voice, with optional request inputs (reference, style, pitch, speed). */
+export async function speakProbe(
+  tools: Pick<ProbeTools, 'engines' | 'signal'>,
+  voice: Pick<SpeakingVoice, 'engine' | 'engineVoice'>,
+  language: string,
+  extra: Partial<SynthesisRequest> = {},
+): Promise<Pcm> {
+  const request: SynthesisRequest = { text: normalizeText(probeSentence(language), language), voice: voice.engineVoice, language, ...extra };
+  const { pcm } = await tools.engines.call<SynthesisResult>(voice.engine, 'synthesize', [request], { signal: tools.signal });
+  return pcm;
+}
+
+/** How alike a probe is to the target: both prints, 0 when the probe cannot be printed. */
+export async function scoreProbe(
+  tools: ProbeTools,
+  target: CloneTarget,
+  probe: Pcm,
+): Promise<{ analysis: VoiceAnalysis; fitSimilarity: number; similarity: number; measured: boolean }> {
+  const { analysis, print } = await tools.measure.describe(probe);
+  if (!print) return { analysis, fitSimilarity: 0, similarity: 0, measured: false };
+  return {
+    analysis,
+    fitSimilarity: await tools.measure.similarity(print, target.print),
+    similarity: await tools.measure.similarity(print, target.evaluation),
+    measured: true,
+  };
+}
+
+/**
+ * Every preset speaks the probe and is scored, nearest first; voices that fail to speak it are
+ * skipped, voices whose probe cannot be printed come last (still usable, unranked).
+ */
+export async function scorePresets(
+  tools: ProbeTools,
+  target: CloneTarget,
+  presets: readonly SpeakingVoice[],
+  onEach: (done: number) => void,
+): Promise<ScoredVoice[]> {
+  const scored: ScoredVoice[] = [];
+  for (const [index, voice] of presets.entries()) {
+    tools.signal.throwIfAborted();
+    const probe = await speakProbe(tools, voice, target.language).catch((error: unknown) => {
+      tools.signal.throwIfAborted();
+      if (error instanceof Error && 'code' in error && error.code === 'cancelled') throw error;
+      return undefined;
+    });
+    if (probe) {
+      scored.push({ voice, probe, ...(await scoreProbe(tools, target, probe)) });
+    }
+    onEach(index + 1);
+  }
+  return scored.sort((a, b) => b.fitSimilarity - a.fitSimilarity);
+}
+
+/** The nearest preset by the reported measure: the baseline every clone is compared with. */
+export function nearestPreset(scored: readonly ScoredVoice[]): ScoredVoice | undefined {
+  return scored.filter((voice) => voice.measured).sort((a, b) => b.similarity - a.similarity)[0];
+}

@@ -1,0 +1,120 @@
+import { firstFit, milderFit, nextFit, type PitchRange, type VoiceFit } from '../../platform/audio/conversion-fit.js';
+import type { Pcm } from '../../platform/audio/pcm.js';
+import { convertVoice } from '../../platform/audio/voice-conversion.js';
+import type { CloneTarget, ProbeTools, ScoredVoice } from './target.js';
+import { scoreProbe, speakProbe } from './target.js';
+
+/**
+ * `timbre_match`, the built-in tier: the nearest built-in voices get a rendering fitted to the
+ * target (native pitch and speed where the engine has them, then formant scale, residual pitch and
+ * equalizer), and the one that ends up most like the target is kept, provided the recognizer still
+ * understands it. Only fitting prints choose; the evaluation print only reports.
+ */
+
+/**
+ * The voices fitted: the nearest by print; the nearest whose engine reaches the target's pitch
+ * natively (a print can prefer a voice an octave away, and shifting audio that far smears the
+ * words); the nearest by pitch. Then correction steps per voice.
+ */
+const NEAREST_BY_PRINT = 3;
+const NEAREST_NATIVE = 2;
+const NEAREST_BY_PITCH = 1;
+const FIT_STEPS = 5;
+/** Recognition costs about a third of the probe's length: this many checks at most. */
+const MAX_CHECKS = 4;
+/**
+ * Word error rate of the probe sentence above which a fit counts as unintelligible. The built-in
+ * voices measure 0.1–0.25 with PocketSphinx unconverted; far above that, the conversion broke them.
+ */
+export const MAX_PROBE_WER = 0.4;
+
+export interface TimbreMatch {
+  start: ScoredVoice;
+  fit: VoiceFit;
+  /** The probe as the engine rendered it with the fit's pitch and speed, before the conversion. */
+  rendered: Pcm;
+  converted: Pcm;
+  fitSimilarity: number;
+  similarity: number;
+  measured: boolean;
+  /** Word error rate of the converted probe, when a recognizer for the language is installed. */
+  wordErrorRate?: number;
+}
+
+export interface TimbreTools extends ProbeTools {
+  /** Word error rate of a rendering of the probe sentence; undefined when no recognizer handles the language. */
+  probeWordErrorRate(pcm: Pcm): Promise<number | undefined>;
+}
+
+export async function fitTimbreMatch(
+  tools: TimbreTools,
+  target: CloneTarget,
+  nearest: readonly ScoredVoice[],
+  nativePitch: (engine: string) => PitchRange | undefined,
+  onStep: (fraction: number) => void,
+): Promise<TimbreMatch> {
+  const candidates = fittedVoices(nearest, target, nativePitch);
+  const fitted: TimbreMatch[] = [];
+  for (const [index, start] of candidates.entries()) {
+    fitted.push(await fitVoice(tools, target, start, nativePitch(start.voice.engine)));
+    onStep((index + 1) / candidates.length);
+  }
+  if (fitted.length === 0) throw new Error('no candidate voice to fit');
+  return intelligibleBest(
+    tools,
+    target,
+    fitted.sort((a, b) => b.fitSimilarity - a.fitSimilarity),
+  );
+}
+
+/**
+ * The most similar fit the recognizer still understands; a fit it does not is tried once more,
+ * milder. When none passes, the one understood best.
+ */
+async function intelligibleBest(tools: TimbreTools, target: CloneTarget, ranked: TimbreMatch[]): Promise<TimbreMatch> {
+  let clearest: TimbreMatch | undefined;
+  let checks = 0;
+  for (const match of ranked) {
+    for (const variant of [match, await milder(tools, target, match)]) {
+      if (checks++ === MAX_CHECKS) return clearest ?? variant;
+      const wordErrorRate = await tools.probeWordErrorRate(variant.converted);
+      if (wordErrorRate === undefined) return variant;
+      const checked = { ...variant, wordErrorRate };
+      if (wordErrorRate <= MAX_PROBE_WER) return checked;
+      if (!clearest || wordErrorRate < clearest.wordErrorRate!) clearest = checked;
+    }
+  }
+  return clearest!;
+}
+
+async function milder(tools: ProbeTools, target: CloneTarget, match: TimbreMatch): Promise<TimbreMatch> {
+  const fit = milderFit(match.fit);
+  const converted = await convertVoice(match.rendered, fit.conversion, tools.signal);
+  return { ...match, fit, converted, ...(await scoreProbe(tools, target, converted)) };
+}
+
+/** Correction steps for one voice; the step that came closest to the target is kept (later steps can overshoot). */
+async function fitVoice(tools: ProbeTools, target: CloneTarget, start: ScoredVoice, nativePitch: PitchRange | undefined): Promise<TimbreMatch> {
+  const nyquist = start.probe.sampleRate / 2;
+  let fit = firstFit(start.analysis, target.analysis, nativePitch);
+  let best: TimbreMatch | undefined;
+  for (let step = 1; step <= FIT_STEPS; step++) {
+    const rendered = await speakProbe(tools, start.voice, target.language, { pitch: fit.enginePitch, speed: fit.engineSpeed });
+    const converted = await convertVoice(rendered, fit.conversion, tools.signal);
+    const score = await scoreProbe(tools, target, converted);
+    if (!best || score.fitSimilarity > best.fitSimilarity) best = { start, fit, rendered, converted, ...score };
+    fit = nextFit(fit, score.analysis, target.analysis, nativePitch, nyquist);
+  }
+  return best!;
+}
+
+function fittedVoices(nearest: readonly ScoredVoice[], target: CloneTarget, nativePitch: (engine: string) => PitchRange | undefined): ScoredVoice[] {
+  const pitchDistance = (voice: ScoredVoice) => Math.abs(Math.log(voice.analysis.pitch.medianHz / target.analysis.pitch.medianHz));
+  const reachable = nearest.filter((voice) => {
+    const range = nativePitch(voice.voice.engine);
+    const needed = target.analysis.pitch.medianHz / voice.analysis.pitch.medianHz;
+    return range !== undefined && needed >= range.min && needed <= range.max;
+  });
+  const byPitch = nearest.filter((voice) => Number.isFinite(pitchDistance(voice))).sort((a, b) => pitchDistance(a) - pitchDistance(b));
+  return [...new Set([...nearest.slice(0, NEAREST_BY_PRINT), ...reachable.slice(0, NEAREST_NATIVE), ...byPitch.slice(0, NEAREST_BY_PITCH)])];
+}

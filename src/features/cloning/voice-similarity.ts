@@ -1,0 +1,73 @@
+import type { Pcm } from '../../platform/audio/pcm.js';
+import type { EngineHost } from '../../platform/engines/host/supervisor.js';
+import type { VoicePrint } from '../../platform/engines/types.js';
+import { engineAvailable } from '../../platform/engines/inventory.js';
+import type { VoiceAnalysis } from '../../platform/audio/analyse/index.js';
+import { printOfAnalysis } from '../../platform/engines/voiceprint.js';
+
+/** Best first: a neural speaker embedding when installed, else the acoustic voice print. */
+const PRINTERS = ['speaker-embedding', 'acoustic-voiceprint'];
+
+/**
+ * One measure of "how alike do two recordings sound", fixed for the whole of a clone's creation so
+ * that every number it reports is comparable. Prints are made in the engine host.
+ */
+export class SimilarityMeasure {
+  private constructor(
+    private readonly engines: EngineHost,
+    /** The printer engine. */
+    readonly engine: string,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  static async best(engines: EngineHost, modelsDir: string, signal?: AbortSignal): Promise<SimilarityMeasure> {
+    for (const engine of PRINTERS) {
+      if (await engineAvailable(modelsDir, engine)) return new SimilarityMeasure(engines, engine, signal);
+    }
+    return new SimilarityMeasure(engines, 'acoustic-voiceprint', signal);
+  }
+
+  print(pcm: Pcm): Promise<VoicePrint> {
+    return this.engines.call<VoicePrint>(this.engine, 'extract', [pcm], { signal: this.signal });
+  }
+
+  similarity(a: VoicePrint, b: VoicePrint): Promise<number> {
+    return this.engines.call<number>(this.engine, 'similarity', [a, b], { signal: this.signal });
+  }
+
+  /** The print of a recording, or undefined when it has too little voiced speech to be printed. */
+  async tryPrint(pcm: Pcm): Promise<VoicePrint | undefined> {
+    return this.print(pcm).catch(unprintable);
+  }
+
+  /** Acoustic analysis and print together; the acoustic print comes from the same analysis. */
+  async describe(pcm: Pcm): Promise<{ analysis: VoiceAnalysis; print: VoicePrint | undefined }> {
+    const analysis = await analyseSpeech(this.engines, pcm, this.signal);
+    if (this.engine !== 'acoustic-voiceprint') return { analysis, print: await this.tryPrint(pcm) };
+    try {
+      return { analysis, print: printOfAnalysis(analysis) };
+    } catch (error) {
+      return { analysis, print: unprintable(error) };
+    }
+  }
+}
+
+function unprintable(error: unknown): undefined {
+  const code = (error as { code?: string }).code;
+  if (code === 'no_voiced_speech' || code === 'audio_too_short') return undefined;
+  throw error;
+}
+
+/** Pitch, formants, spectrum and rate of a recording, measured in the engine host. */
+export function analyseSpeech(engines: EngineHost, pcm: Pcm, signal?: AbortSignal): Promise<VoiceAnalysis> {
+  return engines.call<VoiceAnalysis>('acoustic-voiceprint', 'analyse', [pcm], { signal });
+}
+
+/** The element-wise mean of prints of one method: several samples of one speaker become one print. */
+export function averagePrint(prints: readonly VoicePrint[]): VoicePrint {
+  const first = prints[0];
+  if (!first) throw new Error('no prints to average');
+  const vector = new Float32Array(first.vector.length);
+  for (const print of prints) print.vector.forEach((value, i) => (vector[i]! += value / prints.length));
+  return { method: first.method, vector };
+}

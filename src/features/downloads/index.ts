@@ -1,0 +1,2 @@
+export { downloadRoutes } from './routes.js';
+export { DownloadService } from './service.js';

@@ -1,0 +1,1 @@
+export { websocketRoutes } from './routes.js';

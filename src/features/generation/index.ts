@@ -1,0 +1,2 @@
+export { generateRoutes } from './routes.js';
+export { GenerationService } from './service.js';

@@ -1,0 +1,85 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { type GenerationService, type VoiceType } from './service.js';
+import { callerOf } from '../access/index.js';
+import { CancelledSchema, presentCancelled, withErrors } from '../../platform/http/schemas.js';
+import { GENERATION_FORMATS } from '../../platform/speech/speech.js';
+
+const GenerateBodySchema = Type.Object(
+  {
+    voice_id: Type.String({ minLength: 1, maxLength: 200, description: 'Identifier of the voice to speak with' }),
+    text: Type.String({ description: 'Text to speak; at most TIMBRE_MAX_TEXT_CHARS characters (default 5000)' }),
+    language: Type.String({ minLength: 2, maxLength: 35, pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'BCP-47 language code of the text' }),
+    speed: Type.Optional(Type.Number({ minimum: 0.5, maximum: 2, description: '1 is the voice’s normal rate' })),
+    format: Type.Optional(Type.Unsafe<(typeof GENERATION_FORMATS)[number]>({ type: 'string', enum: [...GENERATION_FORMATS], default: 'wav' })),
+    sample_rate: Type.Optional(Type.Integer({ minimum: 8000, maximum: 48000, description: 'Output rate; the voice’s own rate when absent' })),
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 })),
+    async: Type.Optional(Type.Boolean({ description: 'Answer 202 with the task id at once; follow progress on /ws' })),
+  },
+  { additionalProperties: false },
+);
+
+const AcceptedSchema = Type.Object({
+  task_id: Type.String(),
+  job_id: Type.String(),
+  status: Type.String(),
+  task_url: Type.String(),
+  audio_url: Type.String(),
+});
+
+const AUDIO_DESCRIPTION = 'The audio itself (Content-Type by format). Headers: X-Task-Id (the stored task), X-Audio-Duration (seconds).';
+
+const ROUTES: { type: VoiceType; summary: string }[] = [
+  { type: 'preset', summary: 'Generate speech with a preset voice' },
+  { type: 'clone', summary: 'Generate speech with a cloned voice' },
+  { type: 'design', summary: 'Generate speech with a designed voice' },
+];
+
+export const generateRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationService }> = async (app, { generation }) => {
+  for (const { type, summary } of ROUTES) {
+    app.post(`/api/generate/${type}`, {
+      config: { scope: 'tts:generate' },
+      schema: {
+        tags: ['Text to speech'],
+        summary,
+        description: AUDIO_DESCRIPTION,
+        body: GenerateBodySchema,
+        response: withErrors({
+          200: { description: AUDIO_DESCRIPTION, content: { 'audio/*': { schema: { type: 'string', format: 'binary' } } } },
+          202: AcceptedSchema,
+          404: Type.Ref('ErrorEnvelope'),
+          409: Type.Ref('ErrorEnvelope'),
+          413: Type.Ref('ErrorEnvelope'),
+          422: Type.Ref('ErrorEnvelope'),
+          503: Type.Ref('ErrorEnvelope'),
+        }),
+      },
+      handler: async (request, reply) => {
+        const { voice_id: voiceId, text, language, speed, format, sample_rate: sampleRate, seed } = request.body;
+        const { task, job } = await generation.submit(type, { voiceId, text, language, speed, format, sampleRate, seed }, callerOf(request).keyId);
+        if (request.body.async) {
+          return reply
+            .code(202)
+            .send({ task_id: task.id, job_id: job.id, status: job.state, task_url: `/api/tasks/${task.id}`, audio_url: `/api/tasks/${task.id}/audio` });
+        }
+        const done = await generation.finish(task.id, job.id);
+        return reply
+          .header('x-task-id', task.id)
+          .header('x-audio-duration', String(done.task.duration ?? 0))
+          .type(done.contentType)
+          .send(done.audio);
+      },
+    });
+  }
+
+  app.post('/api/generation/cancel', {
+    config: { scope: 'tts:generate' },
+    schema: {
+      tags: ['Text to speech'],
+      summary: 'Cancel the caller’s queued or running generation, or the one of task_id',
+      body: Type.Object({ task_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: false }),
+      response: withErrors({ 200: CancelledSchema, 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') }),
+    },
+    handler: async (request) => presentCancelled(await generation.cancel(request.body.task_id, callerOf(request).keyId)),
+  });
+};

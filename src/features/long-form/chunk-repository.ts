@@ -1,0 +1,191 @@
+import type { Db } from '../../platform/store/database.js';
+import type { KeptChannel, KeptWrites } from '../../platform/store/kept-writes.js';
+
+export type TakeState = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+export interface TakeRecord {
+  taskId: string;
+  index: number;
+  take: number;
+  text: string;
+  voiceId: string;
+  language: string;
+  /** How the chunk is spoken: `voice` (its own voice) or `preset:<id>` (a stand-in for the language). */
+  route: string;
+  seed: number | null;
+  state: TakeState;
+  duration: number | null;
+  /** Relative to the data directory. */
+  audioPath: string | null;
+  error: { code: string; message: string; details: Record<string, unknown> } | null;
+  createdAt: string;
+}
+
+export interface ChunkRecord {
+  taskId: string;
+  index: number;
+  /** Which request segment (voice or language part) the chunk came from. */
+  segment: number;
+  /** Offsets of the chunk in its segment's text. */
+  start: number;
+  end: number;
+  paragraphEnd: boolean;
+  selectedTake: number;
+  takes: TakeRecord[];
+}
+
+interface ChunkRow {
+  task_id: string;
+  idx: number;
+  segment: number;
+  start_offset: number;
+  end_offset: number;
+  paragraph_end: number;
+  selected_take: number;
+}
+
+interface TakeRow {
+  task_id: string;
+  idx: number;
+  take: number;
+  text: string;
+  voice_id: string;
+  language: string;
+  route: string;
+  seed: number | null;
+  state: TakeState;
+  duration: number | null;
+  audio_path: string | null;
+  error: string | null;
+  created_at: string;
+}
+
+function takeFromRow(row: TakeRow): TakeRecord {
+  return {
+    taskId: row.task_id,
+    index: row.idx,
+    take: row.take,
+    text: row.text,
+    voiceId: row.voice_id,
+    language: row.language,
+    route: row.route,
+    seed: row.seed,
+    state: row.state,
+    duration: row.duration,
+    audioPath: row.audio_path,
+    error: row.error ? (JSON.parse(row.error) as TakeRecord['error']) : null,
+    createdAt: row.created_at,
+  };
+}
+
+export type TakeChanges = Partial<Pick<TakeRecord, 'state' | 'duration' | 'audioPath' | 'error'>>;
+
+function takeKey(taskId: string, index: number, take: number): string {
+  return `${taskId}/${index}/${take}`;
+}
+
+export class ChunkRepository {
+  /** Take changes written while the disk was full, until SQLite takes them. */
+  private readonly unsaved: KeptChannel<{ taskId: string; index: number; take: number; changes: TakeChanges }>;
+
+  constructor(
+    private readonly db: Db,
+    kept: KeptWrites,
+  ) {
+    this.unsaved = kept.channel('chunk take', {
+      write: (_, { taskId, index, take, changes }) => this.updateTake(taskId, index, take, changes),
+      merge: (older, newer) => ({ ...newer, changes: { ...older.changes, ...newer.changes } }),
+    });
+  }
+
+  /** Inserts the chunks of a task with their first take, in one transaction. */
+  insertChunks(chunks: Omit<ChunkRecord, 'takes' | 'selectedTake'>[], firstTakes: TakeRecord[]): void {
+    this.db.transaction(() => {
+      const chunk = this.db.prepare(
+        'INSERT INTO chunks (task_id, idx, segment, start_offset, end_offset, paragraph_end) VALUES (@taskId, @index, @segment, @start, @end, @paragraphEnd)',
+      );
+      for (const record of chunks) chunk.run({ ...record, paragraphEnd: record.paragraphEnd ? 1 : 0 });
+      for (const take of firstTakes) this.insertTake(take);
+    })();
+  }
+
+  insertTake(take: TakeRecord): void {
+    this.db
+      .prepare(
+        `INSERT INTO chunk_takes (task_id, idx, take, text, voice_id, language, route, seed, state, duration, audio_path, error, created_at)
+         VALUES (@taskId, @index, @take, @text, @voiceId, @language, @route, @seed, @state, @duration, @audioPath, @error, @createdAt)`,
+      )
+      .run({ ...take, error: take.error ? JSON.stringify(take.error) : null });
+  }
+
+  /** A new take that becomes the chunk's selected one, in one transaction. */
+  insertSelectedTake(take: TakeRecord): void {
+    this.db.transaction(() => {
+      this.insertTake(take);
+      this.selectTake(take.taskId, take.index, take.take);
+    })();
+  }
+
+  /** Removes a take that never got its job, selecting `selectInstead` again. */
+  deleteTake(taskId: string, index: number, take: number, selectInstead: number): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM chunk_takes WHERE task_id = ? AND idx = ? AND take = ?').run(taskId, index, take);
+      this.selectTake(taskId, index, selectInstead);
+    })();
+  }
+
+  /** Tasks with a take still pending or running: after a restart, work something must finish or close. */
+  tasksWithUnfinishedTakes(): string[] {
+    const rows = this.db.prepare("SELECT DISTINCT task_id FROM chunk_takes WHERE state IN ('pending', 'running')").all() as { task_id: string }[];
+    return rows.map((row) => row.task_id);
+  }
+
+  listForTask(taskId: string): ChunkRecord[] {
+    const chunks = this.db.prepare('SELECT * FROM chunks WHERE task_id = ? ORDER BY idx').all(taskId) as ChunkRow[];
+    const takes = (this.db.prepare('SELECT * FROM chunk_takes WHERE task_id = ? ORDER BY idx, take').all(taskId) as TakeRow[]).map((row) => {
+      const take = takeFromRow(row);
+      const unsaved = this.unsaved.kept(takeKey(take.taskId, take.index, take.take));
+      return unsaved ? { ...take, ...unsaved.changes } : take;
+    });
+    return chunks.map((row) => ({
+      taskId: row.task_id,
+      index: row.idx,
+      segment: row.segment,
+      start: row.start_offset,
+      end: row.end_offset,
+      paragraphEnd: row.paragraph_end === 1,
+      selectedTake: row.selected_take,
+      takes: takes.filter((take) => take.index === row.idx),
+    }));
+  }
+
+  nextTakeNumber(taskId: string, index: number): number {
+    const row = this.db.prepare('SELECT max(take) AS last FROM chunk_takes WHERE task_id = ? AND idx = ?').get(taskId, index) as { last: number | null };
+    return (row.last ?? 0) + 1;
+  }
+
+  updateTake(taskId: string, index: number, take: number, changes: TakeChanges): void {
+    const columns: Record<keyof TakeChanges, string> = { state: 'state', duration: 'duration', audioPath: 'audio_path', error: 'error' };
+    const entries = Object.entries(changes) as [keyof TakeChanges, unknown][];
+    if (entries.length === 0) return;
+    const assignments = entries.map(([key]) => `${columns[key]} = @${key}`).join(', ');
+    const values = Object.fromEntries(entries.map(([key, value]) => [key, key === 'error' && value ? JSON.stringify(value) : value]));
+    this.db.prepare(`UPDATE chunk_takes SET ${assignments} WHERE task_id = @taskId AND idx = @index AND take = @take`).run({ ...values, taskId, index, take });
+  }
+
+  /**
+   * `updateTake` for a take's outcome, recorded by a job outside any request: while the disk is
+   * full it is kept, read back by `listForTask`, and written once space returns; never throws.
+   */
+  updateTakeEventually(taskId: string, index: number, take: number, changes: TakeChanges): void {
+    this.unsaved.write(takeKey(taskId, index, take), { taskId, index, take, changes });
+  }
+
+  selectTake(taskId: string, index: number, take: number): void {
+    this.db.prepare('UPDATE chunks SET selected_take = ? WHERE task_id = ? AND idx = ?').run(take, taskId, index);
+  }
+}
+
+export function selected(chunk: ChunkRecord): TakeRecord {
+  return chunk.takes.find((take) => take.take === chunk.selectedTake)!;
+}

@@ -1,0 +1,23 @@
+import type { EngineHost } from '../../platform/engines/host/supervisor.js';
+import type { EventBus } from '../../platform/events.js';
+import type { JobQueue } from '../../platform/jobs/queue.js';
+import type { SpeakingVoice } from '../../platform/speech/speech.js';
+import type { VoiceFiles } from '../../platform/speech/voice-files.js';
+import type { AudioStore } from '../../platform/store/audio-store.js';
+import type { TaskRepository, TaskService } from '../tasks/index.js';
+import type { ChunkRepository } from './chunk-repository.js';
+
+/** What the long-form service and its job runners work with. */
+export interface LongFormDeps {
+  engines: EngineHost;
+  voiceFiles: VoiceFiles;
+  queue: JobQueue;
+  events: EventBus;
+  tasks: TaskRepository;
+  taskService: TaskService;
+  chunks: ChunkRepository;
+  audio: AudioStore;
+  findVoice(id: string): Promise<SpeakingVoice>;
+  presets(): Promise<SpeakingVoice[]>;
+  maxTextChars: number;
+}

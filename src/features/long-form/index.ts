@@ -1,0 +1,3 @@
+export { ChunkRepository, selected, type ChunkRecord } from './chunk-repository.js';
+export { longFormRoutes } from './routes.js';
+export { LongFormService } from './service.js';

@@ -1,0 +1,184 @@
+import { access, readFile } from 'node:fs/promises';
+import { encodedRate, encodePcm, FILE_EXTENSIONS, type AudioFormat } from '../../platform/audio/encode.js';
+import { mergeChunks } from '../../platform/audio/merge.js';
+import { durationOf } from '../../platform/audio/pcm.js';
+import { parseWav } from '../../platform/audio/wav.js';
+import { toJobError } from '../../platform/jobs/records.js';
+import type { JobRunContext } from '../../platform/jobs/types.js';
+import { isStorageFull } from '../../platform/storage-full.js';
+import type { ChunkRecord, TakeChanges, TakeRecord } from './chunk-repository.js';
+import { roundTo } from '../../platform/util/round.js';
+import { normalizeText } from '../../platform/text/normalize.js';
+import { speakToFile } from '../../platform/speech/speech.js';
+import { renderingOf } from '../../platform/speech/voice-rendering.js';
+import { EngineError } from '../../platform/errors.js';
+import { type LongFormDeps } from './deps.js';
+
+export const LONG_FORM_JOB = 'long-form';
+export const TAKE_JOB = 'chunk-take';
+export const MERGE_JOB = 'merge';
+
+export interface MergeRequest {
+  taskId: string;
+  format: AudioFormat;
+  pauseMs?: number;
+  paragraphPauseMs?: number;
+  crossfadeMs?: number;
+  normalize?: boolean;
+}
+
+const PREFIX = 'preset:';
+
+function selectedTake(chunk: ChunkRecord): TakeRecord {
+  return chunk.takes.find((take) => take.take === chunk.selectedTake)!;
+}
+
+/** The runners of long-form jobs: speak the chunks in order, speak one take, merge. */
+export class LongFormJobs {
+  constructor(private readonly deps: LongFormDeps) {}
+
+  /**
+   * Speaks, in order, every chunk whose selected take has no audio yet: all of them on the first
+   * run, and after a restart those the stop cut short (finished takes keep their files). A chunk
+   * that fails is recorded and the others still speak; the job then fails naming the failed
+   * chunks. When the job ends early (cancelled, disk full) the takes it did not reach end with it,
+   * so no take stays pending with nothing left to speak it.
+   */
+  async speakPending(payload: { taskId: string; speed?: number }, context: JobRunContext): Promise<Record<string, unknown>> {
+    const chunks = this.deps.chunks.listForTask(payload.taskId);
+    const failed: number[] = [];
+    let duration = 0;
+    for (const [position, chunk] of chunks.entries()) {
+      const take = selectedTake(chunk);
+      if (await this.hasAudio(take)) {
+        duration += take.duration ?? 0;
+        continue;
+      }
+      const span = { from: position / chunks.length, to: (position + 1) / chunks.length, extra: { chunk_index: chunk.index } };
+      try {
+        const spoken = await this.speak(take, payload.speed, context, span);
+        if (spoken === undefined) failed.push(chunk.index);
+        else duration += spoken;
+      } catch (error) {
+        this.endUnreached(chunks.slice(position + 1), context.signal.aborted ? { state: 'cancelled' } : { state: 'failed', error: toJobError(error) });
+        throw error;
+      }
+    }
+    if (failed.length > 0) throw new EngineError('chunks_failed', `Chunks ${failed.join(', ')} failed; regenerate them`, { chunks: failed });
+    // One file exists only once the chunks are merged (merge-chunks); until then each chunk has its own.
+    return { task_id: payload.taskId, chunks: chunks.length, duration: roundTo(duration, 3), audio_url: null };
+  }
+
+  /** Speaks one take; a take that already has its audio (spoken before a restart) is not spoken again. */
+  async speakTake(payload: { taskId: string; index: number; take: number; speed?: number }, context: JobRunContext): Promise<Record<string, unknown>> {
+    const take = this.deps.chunks
+      .listForTask(payload.taskId)
+      .find((candidate) => candidate.index === payload.index)
+      ?.takes.find((candidate) => candidate.take === payload.take);
+    if (!take)
+      throw new EngineError('take_not_found', `Chunk ${payload.index} of ${payload.taskId} has no take ${payload.take} any more`, {
+        index: payload.index,
+        take: payload.take,
+      });
+    const duration = (await this.hasAudio(take))
+      ? take.duration
+      : await this.speak(take, payload.speed, context, { from: 0, to: 1, extra: { chunk_index: payload.index } });
+    if (duration === undefined || duration === null)
+      throw new EngineError('chunk_failed', `Chunk ${payload.index} failed`, { index: payload.index, error: this.takeError(payload) });
+    return { task_id: payload.taskId, chunk_index: payload.index, take: payload.take, audio_url: chunkUrl(payload.taskId, payload.index), duration };
+  }
+
+  /** Joins the selected takes with pauses (and loudness normalisation) into the task's file. */
+  async merge(request: MergeRequest, context: JobRunContext): Promise<Record<string, unknown>> {
+    const chunks = this.deps.chunks.listForTask(request.taskId);
+    const pieces: { pcm: ReturnType<typeof parseWav>; paragraphEnd: boolean; text: string }[] = [];
+    for (const chunk of chunks) {
+      const take = selectedTake(chunk);
+      pieces.push({ pcm: parseWav(await readFile(this.deps.audio.absolute(take.audioPath!))), paragraphEnd: chunk.paragraphEnd, text: take.text });
+    }
+    context.progress(0.2, 'merging');
+    const merged = await mergeChunks(pieces, { ...request, signal: context.signal });
+    context.progress(0.8, 'encoding');
+    const audio = await encodePcm(merged.pcm, request.format, { signal: context.signal });
+    const stored = this.deps.audio.pathFor(`${request.taskId}_merged.${FILE_EXTENSIONS[request.format]}`);
+    await this.deps.audio.write(stored, audio);
+    const previous = this.deps.tasks.get(request.taskId)?.audioPath;
+    const duration = durationOf(merged.pcm);
+    const sentences = merged.placements.map((placement) => ({ ...placement, text: pieces[placement.index]!.text }));
+    await this.deps.audio.record(
+      stored,
+      () =>
+        this.deps.tasks.update(
+          request.taskId,
+          { audioPath: stored, duration, format: request.format, sampleRate: encodedRate(request.format, merged.pcm.sampleRate), timings: { sentences } },
+          new Date().toISOString(),
+        ),
+      previous,
+    );
+    return { task_id: request.taskId, audio_url: `/api/tasks/${request.taskId}/audio`, duration };
+  }
+
+  /**
+   * Speaks one take into its own file: its duration, or undefined when it failed (recorded on the
+   * take). A full disk throws instead: every later chunk would fail alike, so the job fails as a whole.
+   */
+  private async speak(
+    take: TakeRecord,
+    speed: number | undefined,
+    context: JobRunContext,
+    span: { from: number; to: number; extra: Record<string, unknown> },
+  ): Promise<number | undefined> {
+    const { taskId, index } = take;
+    const stored = this.deps.audio.pathFor(`${taskId}_${index}_${take.take}.wav`);
+    try {
+      this.deps.chunks.updateTake(taskId, index, take.take, { state: 'running' });
+      const speaker = await this.deps.findVoice(take.route.startsWith(PREFIX) ? take.route.slice(PREFIX.length) : take.voiceId);
+      const request = {
+        text: normalizeText(take.text, take.language),
+        voice: speaker.engineVoice,
+        language: take.language,
+        speed,
+        seed: take.seed ?? undefined,
+      };
+      const spoken = await speakToFile(this.deps, { engine: speaker.engine, request, rendering: renderingOf(speaker), format: 'wav', stored }, context, span);
+      await this.deps.audio.record(stored, () =>
+        this.deps.chunks.updateTake(taskId, index, take.take, { state: 'completed', duration: spoken.duration, audioPath: stored }),
+      );
+      context.progress(span.to, 'chunk_completed', { ...span.extra, audio_url: chunkUrl(taskId, index), duration: spoken.duration });
+      return spoken.duration;
+    } catch (error) {
+      // Written eventually: the take has ended whether or not the disk has room to record it.
+      if (context.signal.aborted) {
+        this.deps.chunks.updateTakeEventually(taskId, index, take.take, { state: 'cancelled' });
+        throw error;
+      }
+      this.deps.chunks.updateTakeEventually(taskId, index, take.take, { state: 'failed', error: toJobError(error) });
+      if (isStorageFull(error)) throw error;
+      return undefined;
+    }
+  }
+
+  private async hasAudio(take: TakeRecord): Promise<boolean> {
+    if (take.state !== 'completed' || !take.audioPath) return false;
+    return access(this.deps.audio.absolute(take.audioPath)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** Ends the selected takes a stopped job will not speak: `cancelled` with it, or `failed` with its error. */
+  private endUnreached(chunks: readonly ChunkRecord[], changes: TakeChanges): void {
+    for (const take of chunks.map(selectedTake)) {
+      if (take.state === 'pending' || take.state === 'running') this.deps.chunks.updateTakeEventually(take.taskId, take.index, take.take, changes);
+    }
+  }
+
+  private takeError(payload: { taskId: string; index: number; take: number }) {
+    const chunk = this.deps.chunks.listForTask(payload.taskId).find((candidate) => candidate.index === payload.index);
+    return chunk?.takes.find((take) => take.take === payload.take)?.error ?? null;
+  }
+}
+
+export function chunkUrl(taskId: string, index: number): string {
+  return `/api/audio/chunk/${taskId}/${index}`;
+}

@@ -1,0 +1,82 @@
+import { ApiError } from '../../platform/errors.js';
+import type { detectLanguage } from '../../platform/text/detect-language.js';
+import { splitSentences } from '../../platform/text/split.js';
+import { assertSpeaks, assertUsable, speaksLanguage, type SpeakingVoice } from '../../platform/speech/speech.js';
+
+/** One chunk to be spoken: a sentence of a segment, with the voice and language it is spoken in. */
+export interface ChunkPlan {
+  segment: number;
+  text: string;
+  start: number;
+  end: number;
+  paragraphEnd: boolean;
+  voice: SpeakingVoice;
+  language: string;
+  /** `voice`, or `preset:<id>` when another voice speaks this language for the requested one. */
+  route: string;
+  /** The voice that actually speaks. */
+  speaker: SpeakingVoice;
+}
+
+export interface SegmentInput {
+  voice: SpeakingVoice;
+  text: string;
+  /** Absent: detected per sentence. */
+  language?: string;
+}
+
+export interface PlanOptions {
+  maxChars?: number;
+  /** Languages automatic detection may choose from. */
+  candidates?: string[];
+  /** Another voice for a language the segment's voice cannot speak; undefined when none is installed. */
+  standIn(voice: SpeakingVoice, language: string): SpeakingVoice | undefined;
+  /** Needed only for segments without a language. */
+  detect?: typeof detectLanguage;
+}
+
+/** Splits every segment into sentences and decides who speaks each one, in which language. */
+export function planChunks(segments: SegmentInput[], options: PlanOptions): ChunkPlan[] {
+  const plans: ChunkPlan[] = [];
+  segments.forEach((segment, segmentIndex) => {
+    assertUsable(segment.voice);
+    let previous = segment.language ?? segment.voice.language;
+    for (const sentence of splitSentences(segment.text, { language: segment.language, maxChars: options.maxChars })) {
+      const language = segment.language ?? detected(sentence.text, previous, options);
+      previous = language;
+      const speaker = speakerFor(segment.voice, language, options);
+      plans.push({
+        segment: segmentIndex,
+        text: sentence.text,
+        start: sentence.start,
+        end: sentence.end,
+        paragraphEnd: sentence.paragraphEnd,
+        voice: segment.voice,
+        language,
+        route: speaker === segment.voice ? 'voice' : `preset:${speaker.id}`,
+        speaker,
+      });
+    }
+  });
+  if (plans.length === 0) throw new ApiError(400, 'text_empty', 'There is no text to speak');
+  return plans;
+}
+
+function detected(text: string, previous: string, options: PlanOptions): string {
+  if (!options.detect) throw new Error('planChunks: a segment without a language needs a detector');
+  return options.detect(text, { candidates: options.candidates, fallback: previous }).language;
+}
+
+function speakerFor(voice: SpeakingVoice, language: string, options: PlanOptions): SpeakingVoice {
+  if (speaksLanguage(voice, language)) return voice;
+  const standIn = options.standIn(voice, language);
+  if (!standIn) assertSpeaks(voice, language);
+  return standIn!;
+}
+
+/** The preset that best stands in for `voice` in `language`: same gender, then same engine. */
+export function nearestPreset(voice: SpeakingVoice, language: string, presets: SpeakingVoice[]): SpeakingVoice | undefined {
+  const able = presets.filter((preset) => preset.available && speaksLanguage(preset, language));
+  const score = (preset: SpeakingVoice) => (preset.gender && preset.gender === voice.gender ? 2 : 0) + (preset.engine === voice.engine ? 1 : 0);
+  return able.sort((a, b) => score(b) - score(a))[0];
+}

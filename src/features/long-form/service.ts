@@ -1,0 +1,215 @@
+import { randomInt } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { CONTENT_TYPES } from '../../platform/audio/encode.js';
+import { ApiError } from '../../platform/errors.js';
+import type { ChunkRecord, TakeRecord } from './chunk-repository.js';
+import { type TaskRecord, submitTaskJob } from '../tasks/index.js';
+import { checkTextLength } from '../../platform/text/limits.js';
+import { completedJob } from '../../platform/jobs/job-errors.js';
+import { LongFormJobs, MERGE_JOB, LONG_FORM_JOB, TAKE_JOB, type MergeRequest } from './jobs.js';
+import { nearestPreset, planChunks, type ChunkPlan, type SegmentInput } from './plan.js';
+import { presentChunk } from './presentation.js';
+import { LongFormStatus } from './status.js';
+import type { LongFormDeps } from './deps.js';
+import { selected } from './chunk-repository.js';
+import { newId } from '../../platform/util/ids.js';
+
+export interface LongFormOptions {
+  speed?: number;
+  seed?: number;
+  maxChars?: number;
+  /** Languages automatic detection may choose from (multi-language requests). */
+  candidates?: string[];
+}
+
+const now = () => new Date().toISOString();
+
+/**
+ * Long-form generation: a text becomes one task of sentence chunks, spoken in order by one job
+ * with the same voice conditioning and seed for every chunk, so the voice does not drift.
+ * Chunks can be retaken (earlier takes are kept) and merged into one file.
+ */
+export class LongFormService {
+  private readonly jobs: LongFormJobs;
+  private readonly status: LongFormStatus;
+
+  constructor(private readonly deps: LongFormDeps) {
+    this.jobs = new LongFormJobs(deps);
+    // Both speaking jobs keep each finished take, so a run cut short by a restart simply runs again.
+    deps.queue.register(LONG_FORM_JOB, (payload, context) => this.jobs.speakPending(payload as { taskId: string; speed?: number }, context), {
+      resumable: true,
+    });
+    deps.queue.register(
+      TAKE_JOB,
+      (payload, context) => this.jobs.speakTake(payload as { taskId: string; index: number; take: number; speed?: number }, context),
+      { resumable: true },
+    );
+    deps.queue.register(MERGE_JOB, (payload, context) => this.jobs.merge(payload as MergeRequest, context));
+    this.status = new LongFormStatus(deps, [LONG_FORM_JOB, TAKE_JOB]);
+    deps.taskService.describeKind('long-form', (task) => ({ chunks: this.chunksOf(task).map(presentChunk) }));
+  }
+
+  /**
+   * After the queue's own recovery (which requeued the speaking jobs a stop cut short): a take
+   * still pending or running that no job will speak (its job was refused, or an older version
+   * failed it as interrupted) fails as `interrupted`, so no chunk waits forever.
+   */
+  recover(): void {
+    for (const taskId of this.deps.chunks.tasksWithUnfinishedTakes()) {
+      if (this.deps.queue.active((job) => job.taskId === taskId).length > 0) continue;
+      for (const chunk of this.deps.chunks.listForTask(taskId)) {
+        for (const take of chunk.takes.filter((candidate) => candidate.state === 'pending' || candidate.state === 'running')) {
+          const error = { code: 'interrupted', message: 'The service stopped before this take was spoken; regenerate it', details: {} };
+          this.deps.chunks.updateTakeEventually(taskId, take.index, take.take, { state: 'failed', error });
+        }
+      }
+      this.status.refresh(taskId);
+    }
+  }
+
+  async start(segments: SegmentInput[], options: LongFormOptions, ownerKeyId: string) {
+    checkTextLength(segments.map((segment) => segment.text).join('\n'), this.deps.maxTextChars);
+    const presets = await this.deps.presets();
+    // The detector's language profiles cost ~50 MB, so they load only for a text that needs them.
+    const detect = segments.some((segment) => !segment.language) ? (await import('../../platform/text/detect-language.js')).detectLanguage : undefined;
+    const plans = planChunks(segments, {
+      maxChars: options.maxChars,
+      candidates: options.candidates,
+      detect,
+      standIn: (voice, language) => nearestPreset(voice, language, presets),
+    });
+    const seed = options.seed ?? randomInt(0, 2 ** 31 - 1);
+    const task = this.createTask(segments, ownerKeyId);
+    const createdAt = now();
+    this.deps.chunks.insertChunks(
+      plans.map((plan, index) => ({ taskId: task.id, index, segment: plan.segment, start: plan.start, end: plan.end, paragraphEnd: plan.paragraphEnd })),
+      plans.map((plan, index) => firstTake(task.id, index, plan, seed, createdAt)),
+    );
+    const job = submitTaskJob(this.deps.tasks, task.id, () =>
+      this.deps.queue.submit({ kind: LONG_FORM_JOB, ownerKeyId, taskId: task.id, payload: { taskId: task.id, speed: options.speed } }),
+    );
+    this.deps.tasks.update(task.id, { jobId: job.id }, now());
+    return { task: { ...task, jobId: job.id }, job, chunks: this.deps.chunks.listForTask(task.id) };
+  }
+
+  /** A new take of one chunk, optionally with other text, voice or seed; it becomes the selected take. */
+  async regenerate(taskId: string, index: number, changes: { text?: string; voiceId?: string; seed?: number }, owner: { keyId: string; task: TaskRecord }) {
+    const chunk = this.chunk(owner.task, index);
+    const current = selected(chunk);
+    const voice = changes.voiceId ? await this.deps.findVoice(changes.voiceId) : undefined;
+    const presets = voice ? await this.deps.presets() : [];
+    const plan = voice
+      ? planChunks([{ voice, text: changes.text ?? current.text, language: current.language }], {
+          standIn: (v, language) => nearestPreset(v, language, presets),
+        })[0]!
+      : undefined;
+    const take: TakeRecord = {
+      ...current,
+      take: this.deps.chunks.nextTakeNumber(taskId, index),
+      text: changes.text?.trim() || current.text,
+      voiceId: voice?.id ?? current.voiceId,
+      route: plan?.route ?? current.route,
+      seed: changes.seed ?? current.seed,
+      state: 'pending',
+      duration: null,
+      audioPath: null,
+      error: null,
+      createdAt: now(),
+    };
+    this.deps.chunks.insertSelectedTake(take);
+    try {
+      return { take, job: this.deps.queue.submit({ kind: TAKE_JOB, ownerKeyId: owner.keyId, taskId, payload: { taskId, index, take: take.take } }) };
+    } catch (error) {
+      // A take without a job would stay pending, selected, and block merging.
+      this.deps.chunks.deleteTake(taskId, index, take.take, chunk.selectedTake);
+      throw error;
+    }
+  }
+
+  selectTake(task: TaskRecord, index: number, take: number): ChunkRecord {
+    const chunk = this.chunk(task, index);
+    if (!chunk.takes.some((candidate) => candidate.take === take)) {
+      throw new ApiError(404, 'take_not_found', `Chunk ${index} has no take ${take}`, { task_id: task.id, index, take });
+    }
+    this.deps.chunks.selectTake(task.id, index, take);
+    return this.chunk(task, index);
+  }
+
+  /** Merges the selected takes in order into one file recorded on the task; waits for it. */
+  async merge(task: TaskRecord, request: Omit<MergeRequest, 'taskId'>, ownerKeyId: string) {
+    const chunks = this.chunksOf(task);
+    const notReady = chunks.filter((chunk) => selected(chunk).state !== 'completed');
+    if (notReady.length > 0) {
+      throw new ApiError(409, 'chunks_not_ready', `Chunks ${notReady.map((chunk) => chunk.index).join(', ')} are not ready`, {
+        chunks: notReady.map((chunk) => ({ index: chunk.index, state: selected(chunk).state, error: selected(chunk).error })),
+      });
+    }
+    const job = this.deps.queue.submit({ kind: MERGE_JOB, ownerKeyId, taskId: task.id, payload: { ...request, taskId: task.id } satisfies MergeRequest });
+    await completedJob(this.deps.queue, job.id);
+    const merged = this.deps.tasks.get(task.id)!;
+    return { task: merged, audio: await readFile(this.deps.audio.absolute(merged.audioPath!)), contentType: CONTENT_TYPES[request.format] };
+  }
+
+  async chunkAudio(task: TaskRecord, index: number, takeNumber?: number): Promise<{ take: TakeRecord; audio: Buffer }> {
+    const chunk = this.chunk(task, index);
+    const take = takeNumber === undefined ? selected(chunk) : chunk.takes.find((candidate) => candidate.take === takeNumber);
+    if (!take) throw new ApiError(404, 'take_not_found', `Chunk ${index} has no take ${takeNumber}`, { task_id: task.id, index, take: takeNumber });
+    if (take.state !== 'completed' || !take.audioPath) {
+      throw new ApiError(409, 'chunk_not_ready', `Chunk ${index} is ${take.state}`, { task_id: task.id, index, take: take.take, state: take.state });
+    }
+    return { take, audio: await readFile(this.deps.audio.absolute(take.audioPath)) };
+  }
+
+  chunksOf(task: TaskRecord): ChunkRecord[] {
+    return this.deps.chunks.listForTask(task.id);
+  }
+
+  private chunk(task: TaskRecord, index: number): ChunkRecord {
+    const chunk = this.chunksOf(task).find((candidate) => candidate.index === index);
+    if (!chunk) throw new ApiError(404, 'chunk_not_found', `Task ${task.id} has no chunk ${index}`, { task_id: task.id, index });
+    return chunk;
+  }
+
+  private createTask(segments: SegmentInput[], ownerKeyId: string): TaskRecord {
+    const voices = [...new Set(segments.map((segment) => segment.voice.id))];
+    const languages = [...new Set(segments.map((segment) => segment.language))];
+    const task: TaskRecord = {
+      id: newId('task'),
+      kind: 'long-form',
+      ownerKeyId,
+      status: 'queued',
+      voiceId: voices.length === 1 ? voices[0]! : null,
+      text: segments.map((segment) => segment.text).join('\n\n'),
+      language: languages.length === 1 ? (languages[0] ?? null) : null,
+      format: null,
+      sampleRate: null,
+      duration: null,
+      audioPath: null,
+      timings: null,
+      error: null,
+      jobId: null,
+      createdAt: now(),
+      updatedAt: now(),
+    };
+    this.deps.tasks.insert(task);
+    return task;
+  }
+}
+
+function firstTake(taskId: string, index: number, plan: ChunkPlan, seed: number, createdAt: string): TakeRecord {
+  return {
+    taskId,
+    index,
+    take: 1,
+    text: plan.text,
+    voiceId: plan.voice.id,
+    language: plan.language,
+    route: plan.route,
+    seed,
+    state: 'pending',
+    duration: null,
+    audioPath: null,
+    error: null,
+    createdAt,
+  };
+}

@@ -1,0 +1,111 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type TSchema } from 'typebox';
+import type { SystemService } from './service.js';
+import { TimestampSchema, withErrors } from '../../platform/http/schemas.js';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Bytes = Type.Integer({ minimum: 0, description: 'bytes' });
+const Percent = Type.Number({ minimum: 0, description: 'percent' });
+
+const GpuSummarySchema = Type.Object({
+  index: Type.Integer(),
+  name: Type.String(),
+  utilization_percent: Nullable(Percent),
+  memory_used_bytes: Nullable(Bytes),
+  memory_total_bytes: Nullable(Bytes),
+});
+
+const StatsSchema = Type.Object({
+  cpu: Type.Object({
+    load_percent: Percent,
+    cores: Type.Array(Type.Object({ core: Type.Integer(), load_percent: Percent })),
+    load_average: Type.Array(Type.Number(), { description: '1, 5 and 15 minute load averages' }),
+  }),
+  memory: Type.Object({ total_bytes: Bytes, used_bytes: Bytes, available_bytes: Bytes }),
+  gpus: Type.Array(GpuSummarySchema, { description: 'Empty when no NVIDIA GPU is present' }),
+});
+
+const InfoSchema = Type.Object({
+  os: Type.Object({
+    platform: Type.String(),
+    distro: Type.String(),
+    release: Type.String(),
+    kernel: Type.String(),
+    arch: Type.String(),
+    hostname: Type.String(),
+  }),
+  cpu: Type.Object({ model: Type.String(), cores: Type.Integer(), physical_cores: Type.Integer(), speed_ghz: Type.Number() }),
+  memory: Type.Object({ total_bytes: Bytes }),
+  gpus: Type.Array(Type.Object({ index: Type.Integer(), name: Type.String(), memory_total_bytes: Nullable(Bytes), driver_version: Nullable(Type.String()) })),
+  versions: Type.Object({ timbre: Type.String(), node: Type.String() }),
+  engines: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'Installed speech engines and what they can do' }),
+  models: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'Installed model files: size, license, languages, engine' }),
+});
+
+const StatusSchema = Type.Object(
+  {
+    status: Type.String(),
+    started_at: TimestampSchema,
+    uptime_seconds: Type.Number(),
+    system_uptime_seconds: Type.Number(),
+    process: Type.Object({ pid: Type.Integer(), rss_bytes: Bytes, heap_used_bytes: Bytes }),
+    data_dir: Type.Object({ path: Type.String(), free_bytes: Bytes, total_bytes: Bytes }),
+    database: Type.Object({
+      ok: Type.Boolean(),
+      path: Type.Optional(Type.String()),
+      schema_version: Type.Optional(Type.Integer()),
+      journal_mode: Type.Optional(Type.String()),
+      size_bytes: Type.Optional(Bytes),
+      error: Type.Optional(Type.String()),
+    }),
+  },
+  { additionalProperties: true, description: 'Services add their own sections: engine_host (host processes, loaded engines), later the job queue' },
+);
+
+const GpuSchema = Type.Object({
+  gpus: Type.Array(
+    Type.Object({
+      index: Type.Integer(),
+      name: Type.String(),
+      vendor: Type.String(),
+      driver_version: Nullable(Type.String()),
+      bus_id: Nullable(Type.String()),
+      utilization_percent: Nullable(Percent),
+      memory_utilization_percent: Nullable(Percent),
+      memory_total_bytes: Nullable(Bytes),
+      memory_used_bytes: Nullable(Bytes),
+      memory_free_bytes: Nullable(Bytes),
+      temperature_c: Nullable(Type.Number()),
+      power_draw_w: Nullable(Type.Number()),
+      power_limit_w: Nullable(Type.Number()),
+      fan_percent: Nullable(Percent),
+    }),
+  ),
+  reason: Nullable(Type.String({ description: 'Why the list is empty, when it is' })),
+});
+
+const config = { scope: 'system:read' } as const;
+const tags = ['System'];
+
+export const systemRoutes: FastifyPluginAsyncTypebox<{ system: SystemService }> = async (app, { system }) => {
+  app.get('/api/system/stats', {
+    config,
+    schema: { tags, summary: 'CPU, memory and GPU load', response: withErrors({ 200: StatsSchema }) },
+    handler: () => system.stats(),
+  });
+  app.get('/api/system/info', {
+    config,
+    schema: { tags, summary: 'Hardware, versions, installed engines and models', response: withErrors({ 200: InfoSchema }) },
+    handler: () => system.info(),
+  });
+  app.get('/api/system/status', {
+    config,
+    schema: { tags, summary: 'Uptime, disk, database and service status', response: withErrors({ 200: StatusSchema }) },
+    handler: () => system.status(),
+  });
+  app.get('/api/system/gpu', {
+    config,
+    schema: { tags, summary: 'Per-GPU details from nvidia-smi, or an empty list with the reason', response: withErrors({ 200: GpuSchema }) },
+    handler: () => system.gpu(),
+  });
+};

@@ -1,0 +1,94 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { contentTypeOf } from '../../platform/audio/encode.js';
+import { toSrt, toVtt } from '../../platform/text/subtitles.js';
+import type { TaskRecord } from './repository.js';
+import type { TaskService } from './service.js';
+import { callerOf } from '../access/index.js';
+import { NullableTimestampSchema, TimestampSchema, withErrors } from '../../platform/http/schemas.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const TaskSchema = Type.Object(
+  {
+    task_id: Type.String(),
+    kind: Type.String(),
+    status: Type.Unsafe<TaskRecord['status']>({ type: 'string', enum: ['queued', 'running', 'completed', 'failed', 'cancelled'] }),
+    voice_id: Nullable(Type.String()),
+    text: Nullable(Type.String()),
+    language: Nullable(Type.String()),
+    format: Nullable(Type.String()),
+    sample_rate: Nullable(Type.Integer()),
+    duration: Nullable(Type.Number({ description: 'seconds' })),
+    timings: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'words and phonemes with start/end seconds, where the engine gives them' })),
+    error: Nullable(Type.Object({ code: Type.String(), message: Type.String(), details: Type.Record(Type.String(), Type.Unknown()) })),
+    job_id: Nullable(Type.String()),
+    audio_url: Nullable(Type.String()),
+    chunks: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'Long-form tasks: the chunks in order, each with its takes' })),
+    created_at: TimestampSchema,
+    updated_at: NullableTimestampSchema,
+  },
+  { $id: 'Task' },
+);
+
+const TaskParams = Type.Object({ task_id: Type.String({ minLength: 1, maxLength: 64 }) });
+const config = { scope: 'tts:generate' } as const;
+const tags = ['Text to speech'];
+
+export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = async (app, { tasks }) => {
+  app.addSchema(TaskSchema);
+
+  app.get('/api/tasks/:task_id', {
+    config,
+    schema: {
+      tags,
+      summary: 'A stored generation task (only the key that created it sees it)',
+      params: TaskParams,
+      response: withErrors({ 200: Type.Ref('Task'), 404: Type.Ref('ErrorEnvelope') }),
+    },
+    handler: async (request) => {
+      return tasks.present(tasks.owned(request.params.task_id, callerOf(request).keyId));
+    },
+  });
+
+  app.get('/api/tasks/:task_id/subtitles', {
+    config,
+    schema: {
+      tags,
+      summary: 'Sentence (merged long-form) or word times of a task as SRT, WebVTT or JSON',
+      params: TaskParams,
+      querystring: Type.Object(
+        { format: Type.Optional(Type.Unsafe<'srt' | 'vtt' | 'json'>({ type: 'string', enum: ['srt', 'vtt', 'json'], default: 'srt' })) },
+        { additionalProperties: false },
+      ),
+      response: withErrors({ 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') }),
+    },
+    handler: async (request, reply) => {
+      const cues = tasks.cuesOf(tasks.owned(request.params.task_id, callerOf(request).keyId));
+      const format = request.query.format ?? 'srt';
+      if (format === 'json') return reply.type('application/json; charset=utf-8').send(JSON.stringify({ cues }));
+      return reply
+        .type(format === 'vtt' ? 'text/vtt; charset=utf-8' : 'application/x-subrip; charset=utf-8')
+        .send(format === 'vtt' ? toVtt(cues) : toSrt(cues));
+    },
+  });
+
+  app.get('/api/tasks/:task_id/audio', {
+    config,
+    schema: {
+      tags,
+      summary: 'The audio of a completed task',
+      params: TaskParams,
+      response: withErrors({ 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') }),
+    },
+    handler: async (request, reply) => {
+      const task = tasks.owned(request.params.task_id, callerOf(request).keyId);
+      const audio = await tasks.audioOf(task);
+      return reply
+        .header('x-task-id', task.id)
+        .header('x-audio-duration', String(task.duration ?? 0))
+        .type(contentTypeOf(task.format))
+        .send(audio);
+    },
+  });
+};

@@ -1,0 +1,1 @@
+export { textRoutes } from './routes.js';

@@ -1,0 +1,152 @@
+import { MERGE_DEFAULTS } from '../../platform/audio/merge.js';
+import { type ChunkRecord, selected } from '../long-form/index.js';
+import { blockEnd, type Block, type BlockSource, type TimelineDocument, type Track } from './types.js';
+
+export const VOICE_TRACK: Track = { id: 'voice', kind: 'voice', name: 'voice', muted: false };
+
+/** Ranges the layout accepts; the route schema states the same ones. */
+export const LIMITS = Object.freeze({ minGainDb: -60, maxGainDb: 24, maxFade: 60 });
+
+/** Floating-point slack when comparing a trim with a probed source length (1 ms). */
+const EPSILON = 0.001;
+
+/**
+ * A source's length in seconds, `Infinity` for a still image (it lasts as long as its block),
+ * or a sentence saying why it has none (a chunk not generated yet, a deleted asset).
+ */
+export type SourceLength = (source: BlockSource) => number | string;
+
+export interface LayoutProblem {
+  block_id: string | null;
+  track_id?: string;
+  problem: string;
+}
+
+/** What a layout may set on a block; the source stays as imported. Unset fields keep their value. */
+export interface BlockLayout {
+  id: string;
+  track: string;
+  start: number;
+  trim_start: number;
+  trim_end: number;
+  gain_db?: number;
+  fade_in?: number;
+  fade_out?: number;
+  muted?: boolean;
+}
+
+/**
+ * The layout before any save: the chunks one after another on the `voice` track, each followed by
+ * the merge pause (the paragraph pause after a paragraph's last chunk), as merge-chunks joins them.
+ * Chunks whose selected take is not completed have no length yet and are left out.
+ */
+export function defaultDocument(chunks: ChunkRecord[]): TimelineDocument {
+  const blocks: Block[] = [];
+  let at = 0;
+  for (const chunk of chunks) {
+    const take = selected(chunk);
+    if (take.state !== 'completed' || take.duration === null) continue;
+    blocks.push({ ...chunkBlock(chunk.index, take.duration), start: round(at) });
+    at += take.duration + (chunk.paragraphEnd ? MERGE_DEFAULTS.paragraphPauseMs : MERGE_DEFAULTS.pauseMs) / 1000;
+  }
+  return { version: 0, tracks: [VOICE_TRACK], blocks };
+}
+
+function chunkBlock(index: number, duration: number): Block {
+  return {
+    id: `chunk-${index}`,
+    track: VOICE_TRACK.id,
+    source: { kind: 'chunk', index },
+    start: 0,
+    trim_start: 0,
+    trim_end: duration,
+    gain_db: 0,
+    fade_in: 0,
+    fade_out: 0,
+    muted: false,
+  };
+}
+
+/** Blocks that are heard or seen: neither the block nor its track is muted. */
+export function playingBlocks(document: Pick<TimelineDocument, 'tracks' | 'blocks'>): Block[] {
+  const muted = new Set(document.tracks.filter((track) => track.muted).map((track) => track.id));
+  return document.blocks.filter((block) => !block.muted && !muted.has(block.track));
+}
+
+/** The timeline's length: where its last playing block ends. Derived, never stored. */
+export function timelineDuration(document: Pick<TimelineDocument, 'tracks' | 'blocks'>): number {
+  return round(playingBlocks(document).reduce((end, block) => Math.max(end, blockEnd(block)), 0));
+}
+
+/**
+ * The saved layout: the given blocks replace the stored ones (a stored block left out is removed;
+ * an id not stored is refused, since a layout moves blocks and cannot create them). Every problem
+ * is collected, so the client can fix them all at once.
+ */
+export function applyLayout(
+  current: TimelineDocument,
+  layout: { tracks?: Track[]; blocks: BlockLayout[] },
+  lengthOf: SourceLength,
+): { document: Omit<TimelineDocument, 'version'>; problems: LayoutProblem[] } {
+  const tracks = layout.tracks ?? current.tracks;
+  const problems = trackProblems(tracks);
+  const stored = new Map(current.blocks.map((block) => [block.id, block]));
+  const seen = new Set<string>();
+  const blocks: Block[] = [];
+  for (const given of layout.blocks) {
+    const block = stored.get(given.id);
+    const problem = !block ? 'unknown block' : seen.has(given.id) ? 'block listed twice' : undefined;
+    seen.add(given.id);
+    if (!block || problem) {
+      problems.push({ block_id: given.id, problem: problem ?? 'unknown block' });
+      continue;
+    }
+    const next: Block = { ...block, ...withoutUndefined(given), source: block.source };
+    const kind = current.tracks.find((track) => track.id === block.track)?.kind;
+    problems.push(...blockProblems(next, kind, tracks, lengthOf).map((text) => ({ block_id: next.id, problem: text })));
+    blocks.push(next);
+  }
+  return { document: { tracks, blocks }, problems };
+}
+
+function trackProblems(tracks: Track[]): LayoutProblem[] {
+  const problems: LayoutProblem[] = [];
+  const ids = new Set<string>();
+  for (const track of tracks) {
+    if (ids.has(track.id)) problems.push({ block_id: null, track_id: track.id, problem: 'track listed twice' });
+    ids.add(track.id);
+  }
+  if (tracks.filter((track) => track.kind === 'video').length > 1) problems.push({ block_id: null, problem: 'a timeline has at most one video track' });
+  return problems;
+}
+
+/**
+ * A block may move between tracks of the kind it was placed on (a chunk between voice tracks, a
+ * picture stays on the video track), because the kind decides whether the source is heard or shown.
+ */
+function blockProblems(block: Block, kind: Track['kind'] | undefined, tracks: Track[], lengthOf: SourceLength): string[] {
+  const problems: string[] = [];
+  const track = tracks.find((candidate) => candidate.id === block.track);
+  if (!track) problems.push(`unknown track ${block.track}`);
+  else if (kind !== undefined && track.kind !== kind) problems.push(`the block belongs on a ${kind} track, not the ${track.kind} track ${track.id}`);
+  if (block.start < 0 || block.trim_start < 0) problems.push('start and trim_start must not be negative');
+  if (block.trim_end <= block.trim_start) problems.push('trim_end must be after trim_start');
+  const length = lengthOf(block.source);
+  if (typeof length === 'string') problems.push(length);
+  else if (block.trim_end > length + EPSILON) problems.push(`trim_end ${block.trim_end} is past the end of its source (${round(length)} s)`);
+  if (block.gain_db < LIMITS.minGainDb || block.gain_db > LIMITS.maxGainDb) problems.push(`gain_db must be within ${LIMITS.minGainDb}..${LIMITS.maxGainDb}`);
+  if (block.fade_in < 0 || block.fade_out < 0 || block.fade_in > LIMITS.maxFade || block.fade_out > LIMITS.maxFade)
+    problems.push(`fades must be within 0..${LIMITS.maxFade} s`);
+  else if (block.fade_in + block.fade_out > block.trim_end - block.trim_start + EPSILON)
+    problems.push('fade_in and fade_out together are longer than the block');
+  return problems;
+}
+
+/** Positions are kept to the microsecond, so JSON round trips do not grow noise digits. */
+export function round(seconds: number): number {
+  return Math.round(seconds * 1e6) / 1e6;
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}

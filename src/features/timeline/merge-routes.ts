@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { readFile } from 'node:fs/promises';
+import { Type } from 'typebox';
+import { contentTypeOf } from '../../platform/audio/encode.js';
+import { GENERATION_FORMATS } from '../../platform/speech/speech.js';
+import type { TaskService } from '../tasks/index.js';
+import type { TimelineService } from './service.js';
+import type { TimelineRenderer } from './render.js';
+import type { AudioStore } from '../../platform/store/audio-store.js';
+import { callerOf } from '../access/index.js';
+import { withErrors } from '../../platform/http/schemas.js';
+
+const MergeTimelineBody = Type.Object(
+  {
+    task_id: Type.String({ minLength: 1 }),
+    format: Type.Optional(
+      Type.Unsafe<(typeof GENERATION_FORMATS)[number]>({
+        type: 'string',
+        enum: [...GENERATION_FORMATS],
+        default: 'wav',
+        description: 'Audio format when `video` is false',
+      }),
+    ),
+    video: Type.Optional(Type.Boolean({ default: false, description: 'An mp4 with the timeline’s picture and the mix' })),
+    async: Type.Optional(Type.Boolean({ description: 'Answer 202 with the job; follow it on /ws' })),
+  },
+  { additionalProperties: false },
+);
+
+export const mergeTimelineRoutes: FastifyPluginAsyncTypebox<{
+  tasks: TaskService;
+  timeline: TimelineService;
+  renderer: TimelineRenderer;
+  audio: AudioStore;
+}> = async (app, { tasks, timeline, renderer, audio }) => {
+  app.post('/api/generate/merge-timeline', {
+    config: { scope: 'tts:timeline' },
+    schema: {
+      tags: ['Timeline'],
+      summary: 'Render the timeline into one audio file, or an mp4 with its picture',
+      description:
+        'Mixes every unmuted block at its position with its trims, gain and fades; the result becomes the task’s file (GET /api/tasks/{task_id}/audio).',
+      body: MergeTimelineBody,
+      response: withErrors({
+        202: Type.Object({ job_id: Type.String(), task_id: Type.String(), status: Type.String() }),
+        404: Type.Ref('ErrorEnvelope'),
+        409: Type.Ref('ErrorEnvelope'),
+      }),
+    },
+    handler: async (request, reply) => {
+      const { task_id: taskId, format, video, async: early } = request.body;
+      const keyId = callerOf(request).keyId;
+      const task = tasks.owned(taskId, keyId);
+      const plan = timeline.renderPlan(task, keyId);
+      const rendered = await renderer.render(task, plan, { format: format ?? 'wav', video: video ?? false, wait: !early }, keyId);
+      if (!rendered.task) return reply.code(202).send({ job_id: rendered.job.id, task_id: taskId, status: rendered.job.state });
+      const file = await readFile(audio.absolute(rendered.task.audioPath!));
+      return reply
+        .header('x-task-id', taskId)
+        .header('x-audio-duration', String(rendered.task.duration ?? 0))
+        .type(contentTypeOf(rendered.task.format))
+        .send(file);
+    },
+  });
+};

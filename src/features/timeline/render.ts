@@ -1,0 +1,94 @@
+import { rm } from 'node:fs/promises';
+import { FILE_EXTENSIONS, encodedRate, type AudioFormat } from '../../platform/audio/encode.js';
+import { renderAudio, renderVideo } from './mix.js';
+import { ApiError } from '../../platform/errors.js';
+import type { JobQueue } from '../../platform/jobs/queue.js';
+import type { JobRunContext } from '../../platform/jobs/types.js';
+import type { AudioStore } from '../../platform/store/audio-store.js';
+import { type TaskRecord, type TaskRepository } from '../tasks/index.js';
+import { completedJob } from '../../platform/jobs/job-errors.js';
+import type { MixInput, PictureInput } from './types.js';
+
+export const RENDER_JOB = 'render';
+
+export interface RenderPlan {
+  duration: number;
+  inputs: MixInput[];
+  picture: PictureInput | null;
+}
+
+interface RenderPayload {
+  taskId: string;
+  format: AudioFormat;
+  video: boolean;
+  plan: RenderPlan;
+}
+
+/**
+ * Rendering a timeline is a job: the mix (and, with a picture, the mp4) is written atomically and
+ * becomes the task's file, served like other task audio; a cancelled render leaves no file.
+ */
+export class TimelineRenderer {
+  constructor(private readonly deps: { queue: JobQueue; tasks: TaskRepository; audio: AudioStore }) {
+    deps.queue.register(RENDER_JOB, (payload, context) => this.run(payload as RenderPayload, context));
+  }
+
+  /** Queues the render; `wait` false answers at once with the job (follow it on /ws). */
+  async render(task: TaskRecord, plan: RenderPlan, options: { format: AudioFormat; video: boolean; wait: boolean }, ownerKeyId: string) {
+    if (options.video && !plan.picture) {
+      throw new ApiError(409, 'no_picture', 'The timeline has no video or image to render; import one or render audio', { task_id: task.id });
+    }
+    if (plan.duration <= 0) throw new ApiError(409, 'timeline_empty', 'The timeline has nothing audible to render', { task_id: task.id });
+    const job = this.deps.queue.submit({
+      kind: RENDER_JOB,
+      ownerKeyId,
+      taskId: task.id,
+      payload: { taskId: task.id, ...options, plan } satisfies RenderPayload,
+    });
+    if (!options.wait) return { job };
+    const done = await completedJob(this.deps.queue, job.id);
+    return { job: done, task: this.deps.tasks.get(task.id)! };
+  }
+
+  private async run(payload: RenderPayload, context: JobRunContext): Promise<Record<string, unknown>> {
+    const { plan } = payload;
+    const name = `${payload.taskId}_timeline`;
+    const onProgress = (from: number, to: number) => (fraction: number) => context.progress(from + fraction * (to - from), 'rendering');
+    if (!payload.video) {
+      const stored = this.deps.audio.pathFor(`${name}.${FILE_EXTENSIONS[payload.format]}`);
+      await renderAudio(plan.inputs, {
+        duration: plan.duration,
+        output: this.deps.audio.absolute(stored),
+        format: payload.format,
+        signal: context.signal,
+        onProgress: onProgress(0, 1),
+      });
+      return this.record(payload.taskId, stored, payload.format, plan.duration, encodedRate(payload.format, 48_000));
+    }
+    const mix = this.deps.audio.absolute(this.deps.audio.pathFor(`${name}_mix.wav`));
+    const stored = this.deps.audio.pathFor(`${name}.mp4`);
+    try {
+      await renderAudio(plan.inputs, { duration: plan.duration, output: mix, format: 'wav', signal: context.signal, onProgress: onProgress(0, 0.4) });
+      await renderVideo(mix, plan.picture!, {
+        duration: plan.duration,
+        output: this.deps.audio.absolute(stored),
+        signal: context.signal,
+        onProgress: onProgress(0.4, 1),
+      });
+    } finally {
+      await rm(mix, { force: true });
+    }
+    return this.record(payload.taskId, stored, 'mp4', plan.duration, 48_000);
+  }
+
+  private async record(taskId: string, stored: string, format: string, duration: number, sampleRate: number): Promise<Record<string, unknown>> {
+    // The render becomes the task's file; an earlier merge or render of another format goes.
+    const previous = this.deps.tasks.get(taskId)?.audioPath;
+    await this.deps.audio.record(
+      stored,
+      () => this.deps.tasks.update(taskId, { audioPath: stored, format, duration, sampleRate }, new Date().toISOString()),
+      previous,
+    );
+    return { task_id: taskId, audio_url: `/api/tasks/${taskId}/audio`, duration, format };
+  }
+}

@@ -1,0 +1,83 @@
+import type { TimelineDocument, TimelineMedia } from './types.js';
+import type { Db } from '../../platform/store/database.js';
+
+interface MediaRow {
+  id: string;
+  task_id: string;
+  kind: 'video' | 'image';
+  path: string;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+  has_audio: number;
+  created_at: string;
+}
+
+function mediaFromRow(row: MediaRow): TimelineMedia {
+  return {
+    id: row.id,
+    taskId: row.task_id,
+    kind: row.kind,
+    path: row.path,
+    width: row.width,
+    height: row.height,
+    duration: row.duration,
+    hasAudio: row.has_audio === 1,
+    createdAt: row.created_at,
+  };
+}
+
+/** The saved timeline of a task (one JSON document with its version) and the pictures imported into it. */
+export class TimelineRepository {
+  constructor(private readonly db: Db) {}
+
+  get(taskId: string): TimelineDocument | undefined {
+    const row = this.db.prepare('SELECT version, document FROM timelines WHERE task_id = ?').get(taskId) as { version: number; document: string } | undefined;
+    if (!row) return undefined;
+    const { tracks, blocks } = JSON.parse(row.document) as Omit<TimelineDocument, 'version'>;
+    return { version: row.version, tracks, blocks };
+  }
+
+  /**
+   * Stores the document as version `expectedVersion + 1` if the stored version is still
+   * `expectedVersion` (0: never saved). Reading and writing share one transaction, so two savers
+   * of the same version cannot both win. Returns the stored version that refused the save, or null.
+   */
+  save(taskId: string, expectedVersion: number, document: Omit<TimelineDocument, 'version'>, now: string): number | null {
+    return this.db
+      .transaction(() => {
+        const current = (this.db.prepare('SELECT version FROM timelines WHERE task_id = ?').get(taskId) as { version: number } | undefined)?.version ?? 0;
+        if (current !== expectedVersion) return current;
+        this.db
+          .prepare(
+            `INSERT INTO timelines (task_id, version, document, updated_at) VALUES (?, ?, ?, ?)
+           ON CONFLICT (task_id) DO UPDATE SET version = excluded.version, document = excluded.document, updated_at = excluded.updated_at`,
+          )
+          .run(taskId, expectedVersion + 1, JSON.stringify({ tracks: document.tracks, blocks: document.blocks }), now);
+        return null;
+      })
+      .immediate();
+  }
+
+  insertMedia(media: TimelineMedia): void {
+    this.db
+      .prepare(
+        `INSERT INTO timeline_media (id, task_id, kind, path, width, height, duration, has_audio, created_at)
+         VALUES (@id, @taskId, @kind, @path, @width, @height, @duration, @hasAudio, @createdAt)`,
+      )
+      .run({ ...media, hasAudio: media.hasAudio ? 1 : 0 });
+  }
+
+  deleteMedia(id: string): void {
+    this.db.prepare('DELETE FROM timeline_media WHERE id = ?').run(id);
+  }
+
+  getMedia(id: string): TimelineMedia | undefined {
+    const row = this.db.prepare('SELECT * FROM timeline_media WHERE id = ?').get(id) as MediaRow | undefined;
+    return row ? mediaFromRow(row) : undefined;
+  }
+
+  listMedia(taskId: string): TimelineMedia[] {
+    return (this.db.prepare('SELECT * FROM timeline_media WHERE task_id = ? ORDER BY created_at, id').all(taskId) as MediaRow[]).map(mediaFromRow);
+  }
+}

@@ -1,0 +1,2 @@
+export { transcribeRoutes } from './routes.js';
+export { TranscriptionService, installedRecognizers, recognizerFor } from './service.js';

@@ -1,0 +1,105 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Config } from '../../platform/config.js';
+import { ApiError } from '../../platform/errors.js';
+import { uploadTempDir, type AssetService } from '../assets/index.js';
+import type { Timestamps, TranscriptionResult, TranscriptionService } from './service.js';
+import { toSrt, toVtt } from '../../platform/text/subtitles.js';
+import { callerOf } from '../access/index.js';
+import { withErrors } from '../../platform/http/schemas.js';
+import { receiveUpload } from '../../platform/http/uploads.js';
+
+const TIMESTAMPS = ['none', 'segment', 'word'] as const;
+const FORMATS = ['json', 'text', 'srt', 'vtt'] as const;
+const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+const ASSET_ID = /^asset_[A-Za-z0-9_-]+$/;
+
+interface Options {
+  assetId?: string;
+  language?: string;
+  timestamps: Timestamps;
+  format: (typeof FORMATS)[number];
+}
+
+/** The same rules for JSON bodies and multipart fields, reported like schema failures. */
+function readOptions(fields: Record<string, unknown>, needAsset: boolean): Options {
+  const problems: { field: string; message: string }[] = [];
+  const text = (name: string) => {
+    const value = fields[name];
+    return value === undefined || value === '' ? undefined : typeof value === 'string' ? value : JSON.stringify(value);
+  };
+  const known = new Set(['asset_id', 'language', 'timestamps', 'format']);
+  for (const name of Object.keys(fields)) if (!known.has(name)) problems.push({ field: `body.${name}`, message: 'is not a known field' });
+  const assetId = text('asset_id');
+  if (needAsset && !assetId) problems.push({ field: 'body.asset_id', message: 'is required without an uploaded file' });
+  if (assetId && !ASSET_ID.test(assetId)) problems.push({ field: 'body.asset_id', message: 'is not an asset id' });
+  const language = text('language');
+  if (language && !LANGUAGE.test(language)) problems.push({ field: 'body.language', message: 'must be a BCP-47 language code' });
+  const timestamps = text('timestamps') ?? 'segment';
+  if (!(TIMESTAMPS as readonly string[]).includes(timestamps)) problems.push({ field: 'body.timestamps', message: `must be one of ${TIMESTAMPS.join(', ')}` });
+  const format = text('format') ?? 'json';
+  if (!(FORMATS as readonly string[]).includes(format)) problems.push({ field: 'body.format', message: `must be one of ${FORMATS.join(', ')}` });
+  if (problems.length > 0)
+    throw new ApiError(400, 'invalid_request', `Invalid request: ${problems.map((problem) => `${problem.field} ${problem.message}`).join('; ')}`, {
+      fields: problems,
+    });
+  return { assetId, language, timestamps: timestamps as Timestamps, format: format as Options['format'] };
+}
+
+export const transcribeRoutes: FastifyPluginAsyncTypebox<{ transcription: TranscriptionService; assets: AssetService; config: Config }> = async (
+  app,
+  { transcription, assets, config },
+) => {
+  /** The asset to transcribe: an uploaded file becomes an asset of the caller, or an existing one by id. */
+  async function input(request: FastifyRequest, keyId: string) {
+    if (request.isMultipart()) {
+      const upload = await receiveUpload(request, uploadTempDir(config.dataDir));
+      const options = readOptions(upload.fields, false);
+      const asset = await assets.importFile(upload.tempPath, { origin: 'upload', originalName: upload.originalName }, keyId);
+      return { asset, options };
+    }
+    const options = readOptions((request.body ?? {}) as Record<string, unknown>, true);
+    return { asset: assets.get(options.assetId!, keyId), options };
+  }
+
+  app.post('/api/transcribe', {
+    config: { scope: 'audio:process' },
+    schema: {
+      tags: ['Audio'],
+      summary: 'Transcribe audio with the best installed recognizer',
+      description:
+        'multipart/form-data with `file` (it becomes an asset) or JSON with `asset_id`; fields `language` (detected when absent), ' +
+        '`timestamps` (none | segment | word, default segment), `format` (json | text | srt | vtt, default json).',
+      response: withErrors({ 404: Type.Ref('ErrorEnvelope'), 413: Type.Ref('ErrorEnvelope'), 415: Type.Ref('ErrorEnvelope'), 422: Type.Ref('ErrorEnvelope') }),
+    },
+    handler: async (request, reply) => {
+      const keyId = callerOf(request).keyId;
+      const { asset, options } = await input(request, keyId);
+      const result = await transcription.transcribe(
+        {
+          path: assets.absolutePath(asset),
+          duration: asset.duration ?? 0,
+          language: options.language,
+          timestamps: options.format === 'srt' || options.format === 'vtt' ? 'segment' : options.timestamps,
+        },
+        keyId,
+      );
+      return send(reply, options.format, result, asset.id);
+    },
+  });
+};
+
+function send(reply: import('fastify').FastifyReply, format: Options['format'], result: TranscriptionResult, assetId: string) {
+  const cues = result.segments.map((segment) => ({ start: segment.start, end: segment.end, text: segment.text.trim() }));
+  switch (format) {
+    case 'text':
+      return reply.type('text/plain; charset=utf-8').send(`${result.text}\n`);
+    case 'srt':
+      return reply.type('application/x-subrip; charset=utf-8').send(toSrt(cues));
+    case 'vtt':
+      return reply.type('text/vtt; charset=utf-8').send(toVtt(cues));
+    default:
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify({ ...result, asset_id: assetId }));
+  }
+}

@@ -1,0 +1,138 @@
+import { decodeToPcm } from '../../platform/audio/decode.js';
+import type { Pcm } from '../../platform/audio/pcm.js';
+import type { EngineHost } from '../../platform/engines/host/supervisor.js';
+import { engineAvailable } from '../../platform/engines/inventory.js';
+import type { EngineCapabilities, SpeechRegion, Transcript, TranscriptSegment } from '../../platform/engines/types.js';
+import { ApiError } from '../../platform/errors.js';
+import type { JobQueue } from '../../platform/jobs/queue.js';
+import type { JobRunContext } from '../../platform/jobs/types.js';
+import { completedJob } from '../../platform/jobs/job-errors.js';
+import { planWindow } from './windows.js';
+
+export const TRANSCRIPTION_JOB = 'transcription';
+/** Best first: the neural recognizers when installed, else the built-in one. */
+const RECOGNIZERS = ['whisper', 'moonshine', 'pocketsphinx'];
+const RATE = 16_000;
+/** Long audio is decoded and recognized one window at a time, so memory stays flat. */
+const WINDOW_SECONDS = 120;
+
+export type Timestamps = 'none' | 'segment' | 'word';
+
+export interface TranscriptionRequest {
+  path: string;
+  duration: number;
+  language?: string;
+  timestamps: Timestamps;
+}
+
+export interface TranscriptionResult {
+  text: string;
+  language: string;
+  duration: number;
+  recognizer: string;
+  segments: TranscriptSegment[];
+}
+
+/**
+ * Transcription as a queue job: picks the best installed recognizer for the language, and for long
+ * audio decodes window by window; with Silero VAD installed, windows end in pauses and silence is
+ * skipped (see planWindow).
+ */
+export class TranscriptionService {
+  constructor(private readonly deps: { engines: EngineHost; queue: JobQueue; modelsDir: string }) {
+    deps.queue.register(
+      TRANSCRIPTION_JOB,
+      (payload, context) => this.run(payload as TranscriptionRequest, context) as unknown as Promise<Record<string, unknown>>,
+    );
+  }
+
+  async transcribe(request: TranscriptionRequest, ownerKeyId: string): Promise<TranscriptionResult> {
+    const job = this.deps.queue.submit({ kind: TRANSCRIPTION_JOB, ownerKeyId, payload: request });
+    const done = await completedJob(this.deps.queue, job.id);
+    return done.result as unknown as TranscriptionResult;
+  }
+
+  private async run(request: TranscriptionRequest, context: JobRunContext): Promise<TranscriptionResult> {
+    const recognizer = await this.chooseRecognizer(request.language);
+    const vad = await this.available('silero-vad');
+    const segments: TranscriptSegment[] = [];
+    let language = request.language ?? recognizer.languages[0] ?? 'und';
+    for (let start = 0; start < request.duration;) {
+      const window = await decodeToPcm(request.path, RATE, context.signal, { start, duration: WINDOW_SECONDS });
+      const length = window.samples.length / RATE;
+      if (length === 0) break;
+      const regions = vad ? await this.speechRegions(window, context) : undefined;
+      const plan = planWindow(regions, length, start + WINDOW_SECONDS >= request.duration);
+      const speech = plan.speech;
+      if (speech) {
+        const transcript = await this.recognize(recognizer.engine, slice(window, speech), request.language, context);
+        if (transcript.language) language = transcript.language;
+        const offset = start + speech.start;
+        segments.push(...transcript.segments.map((segment) => shift(segment, offset)));
+      }
+      start += plan.advance;
+      context.progress(Math.min(1, start / request.duration), 'recognizing');
+    }
+    const shaped = segments.filter((segment) => segment.text.trim()).map((segment) => (request.timestamps === 'word' ? segment : { ...segment, words: [] }));
+    return {
+      text: shaped.map((segment) => segment.text.trim()).join(' '),
+      language,
+      duration: request.duration,
+      recognizer: recognizer.engine,
+      segments: request.timestamps === 'none' ? [] : shaped,
+    };
+  }
+
+  private async chooseRecognizer(language: string | undefined): Promise<EngineCapabilities> {
+    const installed = await installedRecognizers(this.deps.engines, this.deps.modelsDir);
+    const able = recognizerFor(installed, language);
+    if (!able) {
+      throw new ApiError(422, 'language_not_supported', `No installed recognizer handles ${language}`, {
+        language,
+        recognizers: installed.map((capabilities) => ({ engine: capabilities.engine, languages: capabilities.languages })),
+      });
+    }
+    return able;
+  }
+
+  private available(id: string): Promise<boolean> {
+    return engineAvailable(this.deps.modelsDir, id);
+  }
+
+  private speechRegions(pcm: Pcm, context: JobRunContext): Promise<SpeechRegion[]> {
+    return this.deps.engines.call<SpeechRegion[]>('silero-vad', 'detect', [pcm], { signal: context.signal });
+  }
+
+  private recognize(engine: string, pcm: Pcm, language: string | undefined, context: JobRunContext): Promise<Transcript> {
+    return this.deps.engines.call<Transcript>(engine, 'recognize', [{ pcm, language }], { signal: context.signal });
+  }
+}
+
+/** The installed recognizers (of `among`), best first. */
+export async function installedRecognizers(engines: EngineHost, modelsDir: string, among: readonly string[] = RECOGNIZERS): Promise<EngineCapabilities[]> {
+  const installed: EngineCapabilities[] = [];
+  for (const id of among) {
+    if (await engineAvailable(modelsDir, id)) installed.push(await engines.call<EngineCapabilities>(id, 'capabilities', []));
+  }
+  return installed;
+}
+
+/** The first recognizer that handles the language (any, when the language is to be detected). */
+export function recognizerFor(installed: readonly EngineCapabilities[], language: string | undefined): EngineCapabilities | undefined {
+  const primary = language?.toLowerCase().split('-')[0];
+  return installed.find((capabilities) => !primary || capabilities.languages.some((tag) => tag.toLowerCase().split('-')[0] === primary));
+}
+
+function slice(pcm: Pcm, region: SpeechRegion): Pcm {
+  return { samples: pcm.samples.subarray(Math.floor(region.start * pcm.sampleRate), Math.ceil(region.end * pcm.sampleRate)), sampleRate: pcm.sampleRate };
+}
+
+function shift(segment: TranscriptSegment, offset: number): TranscriptSegment {
+  const move = (time: number) => Math.round((time + offset) * 1000) / 1000;
+  return {
+    ...segment,
+    start: move(segment.start),
+    end: move(segment.end),
+    words: segment.words.map((word) => ({ ...word, start: move(word.start), end: move(word.end) })),
+  };
+}

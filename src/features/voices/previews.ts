@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { durationOf } from '../../platform/audio/pcm.js';
+import { parseWav } from '../../platform/audio/wav.js';
+import type { EngineHost } from '../../platform/engines/host/supervisor.js';
+import type { SynthesisRequest } from '../../platform/engines/types.js';
+import { ApiError } from '../../platform/errors.js';
+import type { JobQueue } from '../../platform/jobs/queue.js';
+import type { JobRunContext } from '../../platform/jobs/types.js';
+import type { AudioStore } from '../../platform/store/audio-store.js';
+import type { VoiceRecord, VoiceRepository } from './voice-repository.js';
+import { checkTextLength } from '../../platform/text/limits.js';
+import { normalizeText } from '../../platform/text/normalize.js';
+import { completedJob } from '../../platform/jobs/job-errors.js';
+import { assertSpeaks, assertUsable, speakToFile, type SpeakingVoice } from '../../platform/speech/speech.js';
+import { voiceNotFound } from './archive.js';
+import { renderingOf, type VoiceRendering } from '../../platform/speech/voice-rendering.js';
+import type { VoiceFiles } from '../../platform/speech/voice-files.js';
+
+export const PREVIEW_JOB = 'preview';
+/** Characters (code points) a caller's own preview text may have. */
+export const PREVIEW_MAX_CHARS = 300;
+
+/** One short sentence per primary language; anything else hears English. */
+export const PREVIEW_SENTENCES: Readonly<Record<string, string>> = {
+  en: 'Hello! This is a short preview of my voice.',
+  de: 'Hallo! Das ist eine kurze Hörprobe meiner Stimme.',
+  fr: 'Bonjour ! Voici un court aperçu de ma voix.',
+  es: '¡Hola! Esta es una breve muestra de mi voz.',
+  it: 'Ciao! Questa è una breve anteprima della mia voce.',
+  pt: 'Olá! Esta é uma breve amostra da minha voz.',
+  nl: 'Hallo! Dit is een korte voorproef van mijn stem.',
+  pl: 'Cześć! To jest krótka próbka mojego głosu.',
+  ru: 'Здравствуйте! Это короткий образец моего голоса.',
+  uk: 'Привіт! Це короткий зразок мого голосу.',
+  cs: 'Ahoj! Toto je krátká ukázka mého hlasu.',
+  sv: 'Hej! Det här är ett kort smakprov på min röst.',
+  da: 'Hej! Dette er en kort prøve på min stemme.',
+  nb: 'Hei! Dette er en kort prøve på stemmen min.',
+  no: 'Hei! Dette er en kort prøve på stemmen min.',
+  fi: 'Hei! Tämä on lyhyt näyte äänestäni.',
+  tr: 'Merhaba! Bu, sesimin kısa bir örneğidir.',
+  el: 'Γεια σας! Αυτό είναι ένα σύντομο δείγμα της φωνής μου.',
+  ar: 'مرحبا! هذه عينة قصيرة من صوتي.',
+  hi: 'नमस्ते! यह मेरी आवाज़ का एक छोटा सा नमूना है।',
+  zh: '你好！这是我声音的简短试听。',
+  ja: 'こんにちは。これは私の声の短いサンプルです。',
+  ko: '안녕하세요! 제 목소리의 짧은 미리 듣기입니다.',
+};
+
+/** The preview sentence for a BCP 47 tag (`de-DE` → German), English when the language has none. */
+export function previewSentence(language: string): string {
+  const primary = language.split(/[-_]/)[0]!.toLowerCase();
+  return PREVIEW_SENTENCES[primary] ?? PREVIEW_SENTENCES.en!;
+}
+
+/** What a preview needs of a voice: how it speaks, plus what decides whether the cached preview still fits. */
+export type PreviewVoice = SpeakingVoice & Pick<VoiceRecord, 'previewPath' | 'updatedAt'>;
+
+export interface PreviewDeps {
+  engines: EngineHost;
+  voiceFiles: VoiceFiles;
+  queue: JobQueue;
+  audio: AudioStore;
+  voices: Pick<VoiceRepository, 'setPreview'>;
+  findVoice(id: string): Promise<PreviewVoice>;
+}
+
+export interface PreviewResult {
+  voiceId: string;
+  audio: Buffer;
+  duration: number;
+  cached: boolean;
+  text: string;
+  language: string;
+}
+
+interface PreviewPayload {
+  voiceId: string;
+  engine: string;
+  request: SynthesisRequest;
+  rendering: VoiceRendering;
+  stored: string;
+}
+
+/**
+ * A short sample of any voice, rendered on the compute queue and recorded as the voice's preview.
+ * The file is named by a hash of everything that shapes it (voice, its last change, engine voice,
+ * settings, language, text), so a preview stays cached until the voice or the text changes.
+ */
+export class PreviewService {
+  constructor(private readonly deps: PreviewDeps) {
+    deps.queue.register(PREVIEW_JOB, (payload, context) => this.runPreview(payload as PreviewPayload, context));
+  }
+
+  async generatePreview(voiceId: string, options: { text?: string; language?: string }, ownerKeyId: string): Promise<PreviewResult> {
+    if (options.text !== undefined) checkTextLength(options.text, PREVIEW_MAX_CHARS);
+    const voice = await this.deps.findVoice(voiceId);
+    assertUsable(voice);
+    const language = options.language ?? voice.language;
+    if (options.language !== undefined) assertSpeaks(voice, language);
+    const text = options.text ?? previewSentence(language);
+    const key = JSON.stringify([voice.id, voice.updatedAt, voice.engine, voice.engineVoice, voice.settings, language, text]);
+    const stored = this.deps.audio.pathFor(`preview_${createHash('sha1').update(key).digest('hex')}.wav`);
+
+    if (voice.previewPath === stored) {
+      const audio = await readFile(this.deps.audio.absolute(stored)).catch(() => undefined);
+      // A file removed meanwhile (a newer preview replaced it) is simply rendered again.
+      if (audio) return { voiceId: voice.id, audio, duration: durationOf(parseWav(audio)), cached: true, text, language };
+    }
+
+    const request: SynthesisRequest = { text: normalizeText(text, language), voice: voice.engineVoice, language };
+    const job = this.deps.queue.submit({
+      kind: PREVIEW_JOB,
+      ownerKeyId,
+      payload: { voiceId: voice.id, engine: voice.engine, request, rendering: renderingOf(voice), stored } satisfies PreviewPayload,
+    });
+    const done = await completedJob(this.deps.queue, job.id);
+    const audio = await readFile(this.deps.audio.absolute(stored));
+    const duration = typeof done.result?.duration === 'number' ? done.result.duration : durationOf(parseWav(audio));
+    return { voiceId: voice.id, audio, duration, cached: false, text, language };
+  }
+
+  /** The stored preview of a voice; 404 `preview_not_found` when it has none (or its file is gone). */
+  async preview(voiceId: string): Promise<{ voiceId: string; audio: Buffer; duration: number }> {
+    const voice = await this.deps.findVoice(voiceId);
+    const audio = voice.previewPath ? await readFile(this.deps.audio.absolute(voice.previewPath)).catch(() => undefined) : undefined;
+    if (!audio) {
+      throw new ApiError(404, 'preview_not_found', `Voice ${voice.id} has no preview; make one with POST /api/voices/{id}/generate-preview`, {
+        voice_id: voice.id,
+      });
+    }
+    return { voiceId: voice.id, audio, duration: durationOf(parseWav(audio)) };
+  }
+
+  private async runPreview(payload: PreviewPayload, context: JobRunContext): Promise<Record<string, unknown>> {
+    const spoken = await speakToFile(
+      this.deps,
+      { engine: payload.engine, request: payload.request, rendering: payload.rendering, format: 'wav', stored: payload.stored },
+      context,
+    );
+    const recorded = await this.deps.audio.record(payload.stored, () => this.deps.voices.setPreview(payload.voiceId, payload.stored));
+    if (!recorded) {
+      // The voice was deleted while its preview rendered.
+      await this.deps.audio.remove(payload.stored);
+      throw voiceNotFound(payload.voiceId);
+    }
+    if (recorded.previous && recorded.previous !== payload.stored) {
+      await this.deps.audio.remove(recorded.previous).catch(() => undefined);
+    }
+    return { voice_id: payload.voiceId, preview_url: previewUrl(payload.voiceId), duration: spoken.duration };
+  }
+}
+
+export function previewUrl(voiceId: string): string {
+  return `/api/voices/${encodeURIComponent(voiceId)}/preview`;
+}

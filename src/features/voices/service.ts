@@ -1,0 +1,263 @@
+import { rm } from 'node:fs/promises';
+import type { EngineHost } from '../../platform/engines/host/supervisor.js';
+import { engineDescriptors } from '../../platform/engines/registry.js';
+import type { VoiceInfo } from '../../platform/engines/types.js';
+import { ApiError } from '../../platform/errors.js';
+import type { Log } from '../../platform/log.js';
+import { bestEffort } from '../../platform/storage-full.js';
+import type { AudioStore } from '../../platform/store/audio-store.js';
+import type { CategoryRecord, CategoryRepository } from './category-repository.js';
+import { type VoiceFilter, type VoiceRecord, type VoiceRepository, type VoiceSampleRecord } from './voice-repository.js';
+import { VoiceArchive, voiceNotFound } from './archive.js';
+import type { ArchiveLimits } from './archive-reader.js';
+import { voiceFolder } from '../../platform/speech/voice-files.js';
+import { newId } from '../../platform/util/ids.js';
+
+/** A voice with its samples, as the service hands it out. */
+export type VoiceDetails = VoiceRecord & { samples: VoiceSampleRecord[] };
+
+/** What the engines offer now; `failedEngines` could not be asked, so their presets are left as they were. */
+export type PresetSource = () => Promise<{ voices: VoiceInfo[]; failedEngines: string[] }>;
+
+export interface VoiceChanges {
+  name?: string;
+  description?: string | null;
+  /** A category name, or null to clear it. */
+  category?: string | null;
+  tags?: string[];
+  favorite?: boolean;
+}
+
+export interface VoiceServiceOptions {
+  voices: VoiceRepository;
+  categories: CategoryRepository;
+  dataDir: string;
+  presets: PresetSource;
+  /** Where previews live; a deleted voice's preview goes with it. */
+  audio: Pick<AudioStore, 'remove'>;
+  /** The engines are asked again for their voices at most this often. */
+  refreshMs: number;
+  log: Log;
+  archiveLimits: ArchiveLimits;
+}
+
+/** Fields an engine owns on a preset; the user may change only favorite, category and tags. */
+const PRESET_OWNED_FIELDS = ['name', 'description'] as const;
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+/** Asks every available synthesizer for its voices through the engine host (engines run only there). */
+export function enginePresets(engines: Pick<EngineHost, 'call'>, modelsDir: string): PresetSource {
+  return async () => {
+    const synthesizers = engineDescriptors(modelsDir).filter((descriptor) => descriptor.kind === 'synthesizer');
+    const failedEngines: string[] = [];
+    const lists = await Promise.all(
+      synthesizers.map(async (descriptor) => {
+        const availability = await descriptor.probe().catch(() => ({ available: false }));
+        if (!availability.available) return [];
+        return engines.call<VoiceInfo[]>(descriptor.id, 'listVoices', []).catch(() => {
+          failedEngines.push(descriptor.id);
+          return [];
+        });
+      }),
+    );
+    return { voices: lists.flat(), failedEngines };
+  };
+}
+
+function presetRecord(info: VoiceInfo, at: string): VoiceRecord {
+  return {
+    id: info.id,
+    type: 'preset',
+    name: info.name,
+    engine: info.engine,
+    engineVoice: info.id,
+    language: info.language,
+    languages: info.languages,
+    gender: info.gender,
+    description: info.description ?? null,
+    license: info.license,
+    sampleRate: info.sampleRate,
+    categoryId: null,
+    category: null,
+    tags: [],
+    favorite: false,
+    available: true,
+    settings: {},
+    previewPath: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** A voice as clients see it (the `Voice` schema). */
+export function publicVoice(voice: VoiceDetails) {
+  return {
+    id: voice.id,
+    name: voice.name,
+    type: voice.type,
+    engine: voice.engine,
+    language: voice.language,
+    languages: voice.languages,
+    gender: voice.gender,
+    description: voice.description,
+    license: voice.license,
+    sample_rate: voice.sampleRate,
+    category: voice.category,
+    category_id: voice.categoryId,
+    tags: voice.tags,
+    favorite: voice.favorite,
+    available: voice.available,
+    created_at: voice.createdAt,
+    updated_at: voice.updatedAt,
+    preview_url: voice.previewPath ? `/api/voices/${encodeURIComponent(voice.id)}/preview` : null,
+    samples: voice.samples.map((sample) => ({ id: sample.id, duration: sample.duration, sample_rate: sample.sampleRate, transcript: sample.transcript })),
+    settings: voice.settings,
+    clone_method: (voice.settings.clone_method as string | undefined) ?? null,
+    similarity: (voice.settings.similarity as number | null | undefined) ?? null,
+    baseline_similarity: (voice.settings.baseline_similarity as number | null | undefined) ?? null,
+    similarity_measure: (voice.settings.similarity_measure as string | undefined) ?? null,
+    warnings: (voice.settings.warnings as { code: string; message: string }[] | undefined) ?? [],
+  };
+}
+
+export function publicCategory(category: CategoryRecord) {
+  return { id: category.id, name: category.name, created_at: category.createdAt, voice_count: category.voiceCount };
+}
+
+/**
+ * The voice library: presets mirrored from the installed engines (read-only but for favorite,
+ * category and tags), clones and designs with their files, categories, and archives.
+ */
+export class VoiceService {
+  readonly archive: VoiceArchive;
+  private refreshedAt = Number.NEGATIVE_INFINITY;
+  private refreshing: Promise<void> | undefined;
+
+  constructor(private readonly options: VoiceServiceOptions) {
+    this.archive = new VoiceArchive(options.voices, options.dataDir, options.archiveLimits, () => this.presetsReady());
+  }
+
+  /** Mirrors the engines' voices: new ones appear, known ones are updated, missing ones become unavailable (never deleted, so favorites survive). */
+  syncPresets(voices: VoiceInfo[], failedEngines: string[] = []): void {
+    const at = now();
+    const listed = new Set(voices.map((voice) => voice.id));
+    this.options.voices.transaction(() => {
+      for (const info of voices) this.options.voices.upsertPreset(presetRecord(info, at));
+      const gone = this.options.voices.presets().filter((preset) => !listed.has(preset.id) && !failedEngines.includes(preset.engine));
+      this.options.voices.setAvailable(
+        gone.map((preset) => preset.id),
+        false,
+        at,
+      );
+    });
+  }
+
+  /** Asks the engines again; concurrent callers share one refresh. */
+  refreshPresets(): Promise<void> {
+    this.refreshing ??= this.options
+      .presets()
+      .then(({ voices, failedEngines }) => {
+        // A listing must not fail because the mirror cannot be written (a full disk): it shows the presets last stored.
+        bestEffort(this.options.log, 'preset voices', () => this.syncPresets(voices, failedEngines));
+        this.refreshedAt = Date.now();
+      })
+      .finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  async list(filter: VoiceFilter): Promise<{ voices: VoiceDetails[]; total: number }> {
+    await this.presetsReady();
+    const { voices, total } = this.options.voices.list(filter);
+    return { voices: this.withSamples(voices), total };
+  }
+
+  async get(id: string): Promise<VoiceDetails> {
+    await this.presetsReady();
+    const voice = this.options.voices.findById(id);
+    if (!voice) throw voiceNotFound(id);
+    return this.withSamples([voice])[0]!;
+  }
+
+  async update(id: string, changes: VoiceChanges): Promise<VoiceDetails> {
+    const voice = await this.get(id);
+    if (voice.type === 'preset') {
+      const fields = PRESET_OWNED_FIELDS.filter((field) => changes[field] !== undefined);
+      if (fields.length > 0) {
+        throw new ApiError(403, 'voice_read_only', `Preset voices accept only favorite, category and tags; ${fields.join(', ')} cannot change`, {
+          voice_id: id,
+          fields,
+        });
+      }
+    }
+    const categoryId = changes.category === undefined || changes.category === null ? changes.category : this.categoryNamed(changes.category).id;
+    const tags = changes.tags && [...new Set(changes.tags)];
+    this.options.voices.updateMetadata(id, { name: changes.name, description: changes.description, categoryId, tags, favorite: changes.favorite }, now());
+    return this.get(id);
+  }
+
+  /** Removes a clone or design: its rows (samples cascade), then its folder, derived from the stored id. */
+  async delete(id: string): Promise<void> {
+    const voice = await this.get(id);
+    if (voice.type === 'preset') {
+      throw new ApiError(403, 'voice_read_only', 'Preset voices come from the installed engines and cannot be deleted', { voice_id: id });
+    }
+    this.options.voices.delete(id);
+    // After the rows: a failure here leaves only unreferenced files, never a voice without its samples.
+    await rm(voiceFolder(this.options.dataDir, voice.id), { recursive: true, force: true });
+    if (voice.previewPath) await this.options.audio.remove(voice.previewPath);
+  }
+
+  async toggleFavorite(id: string): Promise<{ voice_id: string; favorite: boolean }> {
+    await this.presetsReady();
+    const favorite = this.options.voices.toggleFavorite(id, now());
+    if (favorite === undefined) throw voiceNotFound(id);
+    return { voice_id: id, favorite };
+  }
+
+  async favorites(): Promise<VoiceDetails[]> {
+    // LIMIT -1 is SQLite for "no limit": favorites are a short, hand-picked list.
+    return (await this.list({ favorite: true, limit: -1, offset: 0 })).voices;
+  }
+
+  listCategories(): CategoryRecord[] {
+    return this.options.categories.list();
+  }
+
+  createCategory(name: string): CategoryRecord {
+    const existing = this.options.categories.findByName(name);
+    if (existing) throw new ApiError(409, 'category_exists', `A category named ${existing.name} exists`, { category_id: existing.id, name: existing.name });
+    const id = newId('cat');
+    this.options.categories.insert({ id, name, createdAt: now() });
+    return this.options.categories.findById(id)!;
+  }
+
+  deleteCategory(id: string): void {
+    if (!this.options.categories.delete(id)) throw new ApiError(404, 'category_not_found', `No category ${id}`, { category_id: id });
+  }
+
+  private categoryNamed(name: string): CategoryRecord {
+    const category = this.options.categories.findByName(name);
+    if (!category) throw new ApiError(400, 'category_not_found', `No category named ${name}; create it with POST /api/categories`, { category: name });
+    return category;
+  }
+
+  /**
+   * The first call waits for the engines (the library would be empty otherwise); later ones
+   * refresh in the background once the list is older than `refreshMs`.
+   */
+  private async presetsReady(): Promise<void> {
+    if (Date.now() - this.refreshedAt < this.options.refreshMs) return;
+    const refresh = this.refreshPresets();
+    if (this.refreshedAt === Number.NEGATIVE_INFINITY) await refresh;
+    // A failed background refresh keeps the presets last seen; the next list tries again.
+    else refresh.catch(() => undefined);
+  }
+
+  private withSamples(voices: VoiceRecord[]): VoiceDetails[] {
+    const samples = this.options.voices.samplesOf(voices.filter((voice) => voice.type !== 'preset').map((voice) => voice.id));
+    return voices.map((voice) => ({ ...voice, samples: samples.filter((sample) => sample.voiceId === voice.id) }));
+  }
+}

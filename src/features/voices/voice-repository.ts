@@ -1,0 +1,279 @@
+import type { Gender } from '../../platform/engines/types.js';
+import type { Db } from '../../platform/store/database.js';
+export type VoiceType = 'preset' | 'clone' | 'design';
+
+export interface VoiceRecord {
+  id: string;
+  type: VoiceType;
+  name: string;
+  engine: string;
+  /** The engine voice it speaks with: the preset itself, or the engine voice a clone/design uses. */
+  engineVoice: string;
+  language: string;
+  languages: string[];
+  gender: Gender | null;
+  description: string | null;
+  license: string | null;
+  sampleRate: number | null;
+  categoryId: string | null;
+  /** Name of the category, joined in for reading; ignored on writes. */
+  category: string | null;
+  tags: string[];
+  favorite: boolean;
+  available: boolean;
+  settings: Record<string, unknown>;
+  /** Relative to the data directory. */
+  previewPath: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface VoiceSampleRecord {
+  id: string;
+  voiceId: string;
+  /** Relative to the data directory, e.g. `voices/<voice id>/1.wav`. */
+  path: string;
+  duration: number;
+  sampleRate: number;
+  transcript: string | null;
+  createdAt: string;
+}
+
+export interface VoiceFilter {
+  type?: VoiceType;
+  /** `en` matches en, en-US, en-GB…; matched against the main language and every one of `languages`. */
+  language?: string;
+  favorite?: boolean;
+  /** A category id or name (case-insensitive). */
+  category?: string;
+  /** Substring of the name, description or a tag, case-insensitive (ASCII case folding). */
+  q?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface MetadataChanges {
+  name?: string;
+  description?: string | null;
+  categoryId?: string | null;
+  tags?: string[];
+  favorite?: boolean;
+}
+
+interface VoiceRow {
+  id: string;
+  type: VoiceType;
+  name: string;
+  engine: string;
+  engine_voice: string;
+  language: string;
+  languages: string;
+  gender: Gender | null;
+  description: string | null;
+  license: string | null;
+  sample_rate: number | null;
+  category_id: string | null;
+  category_name: string | null;
+  tags: string;
+  favorite: number;
+  available: number;
+  settings: string;
+  preview_path: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface SampleRow {
+  id: string;
+  voice_id: string;
+  path: string;
+  duration: number;
+  sample_rate: number;
+  transcript: string | null;
+  created_at: string;
+}
+
+const SELECT_VOICE = 'SELECT v.*, c.name AS category_name FROM voices v LEFT JOIN categories c ON c.id = v.category_id';
+
+/** A language tag equal to the filter or a subtag of it; the filter is validated to hold no LIKE wildcards. */
+const languageMatch = (column: string) => `(lower(${column}) = lower(@language) OR lower(${column}) LIKE lower(@language) || '-%')`;
+
+/** WHERE clauses for each filter that is set; every value is bound, never spliced. */
+const FILTER_CLAUSES: { [K in keyof VoiceFilter]?: string } = {
+  type: 'v.type = @type',
+  language: `(${languageMatch('v.language')} OR EXISTS (SELECT 1 FROM json_each(v.languages) WHERE ${languageMatch('value')}))`,
+  favorite: 'v.favorite = @favorite',
+  category: 'EXISTS (SELECT 1 FROM categories fc WHERE fc.id = v.category_id AND (fc.id = @category OR fc.name = @category COLLATE NOCASE))',
+  q: `(instr(lower(v.name), lower(@q)) > 0 OR instr(lower(coalesce(v.description, '')), lower(@q)) > 0
+       OR EXISTS (SELECT 1 FROM json_each(v.tags) WHERE instr(lower(value), lower(@q)) > 0))`,
+};
+
+function fromRow(row: VoiceRow): VoiceRecord {
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    engine: row.engine,
+    engineVoice: row.engine_voice,
+    language: row.language,
+    languages: JSON.parse(row.languages) as string[],
+    gender: row.gender,
+    description: row.description,
+    license: row.license,
+    sampleRate: row.sample_rate,
+    categoryId: row.category_id,
+    category: row.category_name,
+    tags: JSON.parse(row.tags) as string[],
+    favorite: row.favorite === 1,
+    available: row.available === 1,
+    settings: JSON.parse(row.settings) as Record<string, unknown>,
+    previewPath: row.preview_path,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toRow(voice: VoiceRecord) {
+  return {
+    ...voice,
+    languages: JSON.stringify(voice.languages),
+    tags: JSON.stringify(voice.tags),
+    favorite: voice.favorite ? 1 : 0,
+    available: voice.available ? 1 : 0,
+    settings: JSON.stringify(voice.settings),
+  };
+}
+
+function sampleFromRow(row: SampleRow): VoiceSampleRecord {
+  return {
+    id: row.id,
+    voiceId: row.voice_id,
+    path: row.path,
+    duration: row.duration,
+    sampleRate: row.sample_rate,
+    transcript: row.transcript,
+    createdAt: row.created_at,
+  };
+}
+
+export class VoiceRepository {
+  constructor(private readonly db: Db) {}
+
+  list(filter: VoiceFilter): { voices: VoiceRecord[]; total: number } {
+    const clauses = (Object.keys(FILTER_CLAUSES) as (keyof VoiceFilter)[]).filter((key) => filter[key] !== undefined).map((key) => FILTER_CLAUSES[key]);
+    const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
+    const params = { ...filter, favorite: filter.favorite === undefined ? undefined : Number(filter.favorite) };
+    const bound = Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined));
+    const { total } = this.db.prepare(`SELECT count(*) AS total FROM voices v ${where}`).get(bound) as { total: number };
+    const rows = this.db.prepare(`${SELECT_VOICE} ${where} ORDER BY v.name COLLATE NOCASE, v.id LIMIT @limit OFFSET @offset`).all(bound) as VoiceRow[];
+    return { voices: rows.map(fromRow), total };
+  }
+
+  findById(id: string): VoiceRecord | undefined {
+    const row = this.db.prepare(`${SELECT_VOICE} WHERE v.id = ?`).get(id) as VoiceRow | undefined;
+    return row && fromRow(row);
+  }
+
+  presets(): { id: string; engine: string }[] {
+    return this.db.prepare("SELECT id, engine FROM voices WHERE type = 'preset'").all() as { id: string; engine: string }[];
+  }
+
+  /** Samples of these voices in the order they were added. */
+  samplesOf(voiceIds: string[]): VoiceSampleRecord[] {
+    const rows = this.db
+      .prepare('SELECT * FROM voice_samples WHERE voice_id IN (SELECT value FROM json_each(?)) ORDER BY rowid')
+      .all(JSON.stringify(voiceIds)) as SampleRow[];
+    return rows.map(sampleFromRow);
+  }
+
+  /**
+   * Inserts a preset or refreshes what the engine says about it. User fields (favorite, category,
+   * tags) are never touched, and updated_at moves only when something really changed.
+   */
+  upsertPreset(voice: VoiceRecord): void {
+    this.db
+      .prepare(
+        `INSERT INTO voices (id, type, name, engine, engine_voice, language, languages, gender, description, license, sample_rate,
+                             category_id, tags, favorite, available, settings, preview_path, created_at, updated_at)
+         VALUES (@id, 'preset', @name, @engine, @engineVoice, @language, @languages, @gender, @description, @license, @sampleRate,
+                 NULL, '[]', 0, 1, '{}', NULL, @createdAt, @updatedAt)
+         ON CONFLICT (id) DO UPDATE SET
+           name = excluded.name, engine = excluded.engine, engine_voice = excluded.engine_voice, language = excluded.language,
+           languages = excluded.languages, gender = excluded.gender, description = excluded.description, license = excluded.license,
+           sample_rate = excluded.sample_rate, available = 1, updated_at = excluded.updated_at
+         WHERE voices.type = 'preset' AND (voices.available = 0 OR voices.name IS NOT excluded.name OR voices.language IS NOT excluded.language
+           OR voices.languages IS NOT excluded.languages OR voices.gender IS NOT excluded.gender OR voices.description IS NOT excluded.description
+           OR voices.license IS NOT excluded.license OR voices.sample_rate IS NOT excluded.sample_rate)`,
+      )
+      .run(toRow(voice));
+  }
+
+  setAvailable(ids: string[], available: boolean, at: string): void {
+    this.db
+      .prepare('UPDATE voices SET available = ?, updated_at = ? WHERE available != ? AND id IN (SELECT value FROM json_each(?))')
+      .run(Number(available), at, Number(available), JSON.stringify(ids));
+  }
+
+  /** A clone or design with its samples, all or nothing. */
+  insert(voice: VoiceRecord, samples: VoiceSampleRecord[]): void {
+    this.db
+      .prepare(
+        `INSERT INTO voices (id, type, name, engine, engine_voice, language, languages, gender, description, license, sample_rate,
+                             category_id, tags, favorite, available, settings, preview_path, created_at, updated_at)
+         VALUES (@id, @type, @name, @engine, @engineVoice, @language, @languages, @gender, @description, @license, @sampleRate,
+                 @categoryId, @tags, @favorite, @available, @settings, @previewPath, @createdAt, @updatedAt)`,
+      )
+      .run(toRow(voice));
+    const insertSample = this.db.prepare(
+      `INSERT INTO voice_samples (id, voice_id, path, duration, sample_rate, transcript, created_at)
+       VALUES (@id, @voiceId, @path, @duration, @sampleRate, @transcript, @createdAt)`,
+    );
+    for (const sample of samples) insertSample.run(sample);
+  }
+
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
+  updateMetadata(id: string, changes: MetadataChanges, at: string): void {
+    const columns: Record<keyof MetadataChanges, string> = {
+      name: 'name',
+      description: 'description',
+      categoryId: 'category_id',
+      tags: 'tags',
+      favorite: 'favorite',
+    };
+    const set = (Object.keys(columns) as (keyof MetadataChanges)[]).filter((key) => changes[key] !== undefined);
+    if (set.length === 0) return;
+    const values = {
+      ...changes,
+      tags: changes.tags && JSON.stringify(changes.tags),
+      favorite: changes.favorite === undefined ? undefined : Number(changes.favorite),
+    };
+    const bound = Object.fromEntries(set.map((key) => [key, values[key]]));
+    const assignments = set.map((key) => `${columns[key]} = @${key}`).join(', ');
+    this.db.prepare(`UPDATE voices SET ${assignments}, updated_at = @at WHERE id = @id`).run({ ...bound, id, at });
+  }
+
+  /** Flips the flag in one statement, so two toggles at once cannot both read the old value. */
+  toggleFavorite(id: string, at: string): boolean | undefined {
+    const favorite = this.db.prepare('UPDATE voices SET favorite = 1 - favorite, updated_at = ? WHERE id = ? RETURNING favorite').pluck().get(at, id) as
+      number | undefined;
+    return favorite === undefined ? undefined : favorite === 1;
+  }
+
+  /**
+   * Records the voice's rendered preview. `updated_at` stays: a preview is not a change of the
+   * voice (and previews are cached on it). Answers the path recorded before, if any.
+   */
+  setPreview(id: string, path: string | null): { previous: string | null } | undefined {
+    const row = this.db.prepare('SELECT preview_path FROM voices WHERE id = ?').get(id) as { preview_path: string | null } | undefined;
+    if (!row) return undefined;
+    this.db.prepare('UPDATE voices SET preview_path = ? WHERE id = ?').run(path, id);
+    return { previous: row.preview_path };
+  }
+
+  delete(id: string): boolean {
+    return this.db.prepare('DELETE FROM voices WHERE id = ?').run(id).changes > 0;
+  }
+}

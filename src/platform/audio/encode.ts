@@ -1,0 +1,111 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runChecked } from '../util/run.js';
+import { QUIET, runWithPcmInput } from './decode.js';
+import { resample } from './effects.js';
+import type { Pcm } from './pcm.js';
+import { encodeWav } from './wav.js';
+import { writeAtomically } from '../util/files.js';
+
+/** Output formats; all mono. `pcm` is raw signed 16-bit little-endian samples without a header. */
+export type AudioFormat = 'wav' | 'wav-float' | 'mp3' | 'ogg' | 'flac' | 'pcm';
+
+export const AUDIO_FORMATS: readonly AudioFormat[] = ['wav', 'wav-float', 'mp3', 'ogg', 'flac', 'pcm'];
+
+/**
+ * HTTP content types. Raw pcm is `application/octet-stream` rather than `audio/L16`, because
+ * L16 means big-endian (RFC 2586) and these samples are little-endian; callers that send it
+ * should state the rate separately.
+ */
+export const CONTENT_TYPES: Readonly<Record<AudioFormat, string>> = {
+  wav: 'audio/wav',
+  'wav-float': 'audio/wav',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg; codecs=opus',
+  flac: 'audio/flac',
+  pcm: 'application/octet-stream',
+};
+
+/** Content type of a stored task file: an audio format, or `mp4` for a rendered video. */
+export function contentTypeOf(format: string | null): string {
+  if (format === 'mp4') return 'video/mp4';
+  return CONTENT_TYPES[format as AudioFormat] ?? 'application/octet-stream';
+}
+
+export const FILE_EXTENSIONS: Readonly<Record<AudioFormat, string>> = {
+  wav: 'wav',
+  'wav-float': 'wav',
+  mp3: 'mp3',
+  ogg: 'ogg',
+  flac: 'flac',
+  pcm: 'pcm',
+};
+
+/** ffmpeg codec and muxer arguments of each format. */
+export const CODEC_ARGS: Readonly<Record<AudioFormat, readonly string[]>> = {
+  wav: ['-c:a', 'pcm_s16le', '-f', 'wav'],
+  'wav-float': ['-c:a', 'pcm_f32le', '-f', 'wav'],
+  // VBR quality 2: transparent for speech, and sized to the content.
+  mp3: ['-c:a', 'libmp3lame', '-q:a', '2', '-f', 'mp3'],
+  ogg: ['-c:a', 'libopus', '-b:a', '64k', '-f', 'ogg'],
+  flac: ['-c:a', 'flac', '-f', 'flac'],
+  pcm: ['-c:a', 'pcm_s16le', '-f', 's16le'],
+};
+
+/** Rates an encoder accepts, ascending; formats not listed take any rate. */
+const SUPPORTED_RATES: Partial<Record<AudioFormat, readonly number[]>> = {
+  mp3: [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000],
+  ogg: [8000, 12000, 16000, 24000, 48000],
+};
+
+export interface EncodeOptions {
+  /** Output rate; default the input's. Adjusted up to one the format supports (see `encodedRate`). */
+  sampleRate?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * The rate a format is written at when `sampleRate` is asked for: the same when the encoder takes
+ * it, else the next higher rate it takes (so no band is lost; Opus: 22050 → 24000, 44100 → 48000),
+ * else its highest.
+ */
+export function encodedRate(format: AudioFormat, sampleRate: number): number {
+  const rates = SUPPORTED_RATES[format];
+  if (!rates) return sampleRate;
+  return rates.find((rate) => rate >= sampleRate) ?? rates[rates.length - 1]!;
+}
+
+/** Encodes mono PCM in memory. WAV is written directly; other formats through ffmpeg. */
+export async function encodePcm(pcm: Pcm, format: AudioFormat, options: EncodeOptions = {}): Promise<Buffer> {
+  const rate = encodedRate(format, options.sampleRate ?? pcm.sampleRate);
+  if (format === 'wav' || format === 'wav-float') {
+    const audio = rate === pcm.sampleRate ? pcm : await resample(pcm, rate, options.signal);
+    return encodeWav(audio, format === 'wav' ? 'pcm16' : 'float32');
+  }
+  // ffmpeg writes to a file rather than stdout: MP3's gapless (LAME) header and FLAC's sample
+  // count are written by seeking back at the end, which a pipe cannot do.
+  const dir = await mkdtemp(join(tmpdir(), 'timbre-encode-'));
+  try {
+    const file = join(dir, `audio.${FILE_EXTENSIONS[format]}`);
+    await runWithPcmInput(pcm, ['-ar', String(rate), ...CODEC_ARGS[format], '-y', file], options.signal);
+    return await readFile(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Converts any ffmpeg-readable file to `format` (first audio stream, mixed to mono), streaming:
+ * ffmpeg reads and writes the files, nothing is held in memory. Without `sampleRate` ffmpeg keeps
+ * the input's rate when the encoder takes it, else picks one it takes. The output appears
+ * complete or not at all.
+ */
+export async function encodeFile(inputPath: string, outputPath: string, format: AudioFormat, options: EncodeOptions = {}): Promise<void> {
+  const rate = options.sampleRate === undefined ? [] : ['-ar', String(encodedRate(format, options.sampleRate))];
+  await writeAtomically(outputPath, (tempPath) =>
+    runChecked('ffmpeg', ['-nostdin', ...QUIET, '-i', inputPath, '-map', '0:a:0', '-ac', '1', ...rate, ...CODEC_ARGS[format], '-y', tempPath], {
+      signal: options.signal,
+    }),
+  );
+}

@@ -1,0 +1,195 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { concatPcm, durationOf, type Pcm } from '../audio/pcm.js';
+import { parseWav } from '../audio/wav.js';
+import { findExecutable } from '../util/executables.js';
+import { runProgram, type RunResult } from '../util/run.js';
+import {
+  type Availability,
+  type EngineCapabilities,
+  type JobContext,
+  type PhonemeTiming,
+  type SynthesisRequest,
+  type SynthesisResult,
+  type Synthesizer,
+  type VoiceInfo,
+  type WordTiming,
+} from './types.js';
+import { EngineError } from '../errors.js';
+import { PIECE_BYTES, requireSpeakableText, shortenPunctuationRuns, breakLongWords, splitIntoPieces } from './builtin-text.js';
+
+/**
+ * What the four built-in engines (pico, espeak, festival, flite) share: each runs a program per
+ * piece of text in a temporary directory; this module does everything around that.
+ */
+
+export const MIN_SPEED = 0.5;
+export const MAX_SPEED = 2;
+/** Default for BuiltinOptions.pieceTimeoutMs (TIMBRE_ENGINE_PIECE_SECONDS). */
+export const PIECE_TIMEOUT_MS = 120_000;
+
+export interface BuiltinOptions {
+  /** Where per-call temporary directories are made; the OS temp directory by default. */
+  tempRoot?: string;
+  /**
+   * Longest a program may run on one piece of text; past it the job fails with
+   * `engine_piece_timeout`, so no text can hold the queue until the engine timeout.
+   */
+  pieceTimeoutMs?: number;
+}
+
+/** One program run: a piece of the request's text, already made safe for the engine. */
+export interface PieceJob {
+  text: string;
+  voice: VoiceInfo;
+  /** Clamped to MIN_SPEED..MAX_SPEED. */
+  speed: number;
+  /** Pitch factor within the engine's range (1 when the request has none or the engine has no range). */
+  pitch: number;
+  /** Temporary directory of this request, removed afterwards. */
+  dir: string;
+  /** Position of the piece, for file names that cannot be mistaken for an earlier piece's output. */
+  index: number;
+  signal: AbortSignal;
+}
+
+export interface BuiltinEngine {
+  capabilities: EngineCapabilities;
+  discoverVoices(): Promise<VoiceInfo[]>;
+  /** Rewrites user text into what the program reads safely, e.g. ASCII folding. */
+  prepareText?(text: string): string;
+  /** Timings in the result are relative to the start of the piece. */
+  renderPiece(job: PieceJob): Promise<SynthesisResult>;
+}
+
+export function clampPitch(pitch: number | undefined, range: EngineCapabilities['pitch']): number {
+  if (pitch === undefined || !Number.isFinite(pitch) || !range) return 1;
+  return Math.min(range.max, Math.max(range.min, pitch));
+}
+
+export function clampSpeed(speed: number | undefined): number {
+  if (speed === undefined || !Number.isFinite(speed)) return 1;
+  return Math.min(MAX_SPEED, Math.max(MIN_SPEED, speed));
+}
+
+/** Runs work in a fresh temporary directory that is removed afterwards, whatever happens. */
+export async function withTempDir<T>(root: string, label: string, work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(root, `timbre-${label}-`));
+  try {
+    return await work(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs an engine program; a non-zero exit, or stderr matching `failsOn` for programs that report
+ * errors only there, becomes EngineError('engine_failed').
+ */
+export async function runEngineProgram(program: string, args: readonly string[], options: { signal: AbortSignal; failsOn?: RegExp }): Promise<RunResult> {
+  const result = await runProgram(program, args, { signal: options.signal });
+  if (result.code !== 0 || options.failsOn?.test(result.stderr)) {
+    throw new EngineError('engine_failed', `${program} failed: ${lastLines(result.stderr)}`, { code: result.code, stderr: result.stderr });
+  }
+  return result;
+}
+
+/** Reads a WAV the program wrote; a missing, empty or malformed file is an engine failure. */
+export async function readWavOutput(path: string, program: string, stderr = ''): Promise<Pcm> {
+  try {
+    const pcm = parseWav(await readFile(path));
+    if (pcm.samples.length > 0) return pcm;
+  } catch {
+    // reported below, with the program's own words
+  }
+  throw new EngineError('engine_failed', `${program} produced no audio: ${lastLines(stderr)}`, { stderr });
+}
+
+function lastLines(text: string): string {
+  return text.trim().split('\n').slice(-3).join(' | ') || 'no message';
+}
+
+/** Turns an engine's per-piece renderer into a Synthesizer. */
+export function createBuiltinSynthesizer(engine: BuiltinEngine, options: BuiltinOptions = {}): Synthesizer {
+  let voices: Promise<VoiceInfo[]> | undefined;
+  const listVoices = () =>
+    (voices ??= engine.discoverVoices().catch((error: unknown) => {
+      voices = undefined; // a failed discovery (e.g. a timeout) is retried on the next call
+      throw error;
+    }));
+  const tempRoot = options.tempRoot ?? tmpdir();
+  const pieceTimeoutMs = options.pieceTimeoutMs ?? PIECE_TIMEOUT_MS;
+
+  async function synthesize(request: SynthesisRequest, context: JobContext): Promise<SynthesisResult> {
+    const voice = (await listVoices()).find((candidate) => candidate.id === request.voice);
+    if (!voice) throw new EngineError('voice_not_found', `No ${engine.capabilities.engine} voice ${request.voice}`, { voice: request.voice });
+    requireSpeakableText(request.text);
+    // Checked again after preparation: ASCII folding leaves nothing of, say, Chinese text.
+    const prepared = engine.prepareText ? engine.prepareText(request.text) : request.text;
+    const text = requireSpeakableText(breakLongWords(shortenPunctuationRuns(prepared)));
+    const pieces = splitIntoPieces(text);
+    const speed = clampSpeed(request.speed);
+    const pitch = clampPitch(request.pitch, engine.capabilities.pitch);
+    context.signal.throwIfAborted();
+    return withTempDir(tempRoot, engine.capabilities.engine, async (dir) => {
+      const results: SynthesisResult[] = [];
+      for (const [index, piece] of pieces.entries()) {
+        context.signal.throwIfAborted();
+        const result = await renderWithin(pieceTimeoutMs, context.signal, (signal) =>
+          engine.renderPiece({ text: piece, voice, speed, pitch, dir, index, signal }),
+        );
+        if (result.pcm.sampleRate !== voice.sampleRate) {
+          throw new EngineError('engine_failed', `${voice.id} gave ${result.pcm.sampleRate} Hz, expected ${voice.sampleRate} Hz`);
+        }
+        results.push(result);
+        context.progress((index + 1) / pieces.length, 'synthesizing');
+      }
+      return joinResults(results, voice.sampleRate);
+    });
+  }
+
+  return { capabilities: engine.capabilities, listVoices: async () => [...(await listVoices())], synthesize };
+}
+
+/** Runs one piece's render, stopping its programs when the job is cancelled or the piece takes longer than `timeoutMs`. */
+async function renderWithin(timeoutMs: number, jobSignal: AbortSignal, render: (signal: AbortSignal) => Promise<SynthesisResult>): Promise<SynthesisResult> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  try {
+    return await render(AbortSignal.any([jobSignal, timeout]));
+  } catch (error) {
+    if (!timeout.aborted || jobSignal.aborted) throw error;
+    const seconds = timeoutMs / 1000;
+    throw new EngineError('engine_piece_timeout', `The engine took longer than ${seconds} s on one piece of the text (at most ${PIECE_BYTES} bytes)`, {
+      piece_seconds: seconds,
+    });
+  }
+}
+
+/** Concatenates piece results, shifting each piece's timings by the audio before it. */
+function joinResults(results: SynthesisResult[], sampleRate: number): SynthesisResult {
+  const words: WordTiming[] = [];
+  const phonemes: PhonemeTiming[] = [];
+  let offset = 0;
+  for (const result of results) {
+    for (const word of result.words ?? []) words.push({ ...word, start: word.start + offset, end: word.end + offset });
+    for (const phoneme of result.phonemes ?? []) phonemes.push({ ...phoneme, start: phoneme.start + offset, end: phoneme.end + offset });
+    offset += durationOf(result.pcm);
+  }
+  const joined: SynthesisResult = {
+    pcm: concatPcm(
+      results.map((result) => result.pcm),
+      sampleRate,
+    ),
+  };
+  if (results.some((result) => result.words)) joined.words = words;
+  if (results.some((result) => result.phonemes)) joined.phonemes = phonemes;
+  return joined;
+}
+
+/** Probe result: available when every program is on PATH and every data path exists. */
+export function probeInstalled(programs: string[], dataPaths: string[] = []): Availability {
+  const missing = [...programs.filter((program) => !findExecutable(program)), ...dataPaths.filter((path) => !existsSync(path))];
+  return missing.length === 0 ? { available: true } : { available: false, reason: `not installed: ${missing.join(', ')}` };
+}

@@ -1,0 +1,122 @@
+import { EngineError } from '../errors.js';
+import { asciiFold } from '../text/ascii-fold.js';
+
+/**
+ * Text is synthesized in pieces of whole sentences up to this size, so that progress can be
+ * reported and cancellation takes effect between pieces. Far below pico2wave's 32766-byte limit.
+ */
+export const PIECE_BYTES = 1000;
+
+/**
+ * Longest word, in UTF-8 bytes, that reaches an engine program; longer ones are cut (see
+ * breakLongWords). No real word is this long (German's longest compounds have about 80 letters),
+ * but such runs break the programs: pico2wave spins forever on 128 two-byte letters in a row
+ * (`é`×128), espeak-ng overflows a buffer on 170 bytes of letters and dots (`a.b.c.…`), and
+ * Festival's time grows with the square of a word's length.
+ */
+export const MAX_WORD_BYTES = 100;
+
+/** Punctuation marks and symbols in a row (spaces between them aside) that reach an engine. */
+const MAX_PUNCTUATION_RUN = 3;
+
+const PUNCTUATION_RUN = new RegExp(`[\\p{P}\\p{S}](?:\\s*[\\p{P}\\p{S}]){${MAX_PUNCTUATION_RUN},}`, 'gu');
+
+/** Text without a letter or digit would give silence (or an engine error), so it is refused. */
+export function requireSpeakableText(text: string): string {
+  if (!/[\p{L}\p{N}]/u.test(text)) throw new EngineError('text_empty', 'The text has nothing to speak');
+  return text;
+}
+
+/** Angle brackets would be read as markup by pico and spoken as words by festival. */
+export function stripAngleBrackets(text: string): string {
+  return text.replace(/[<>]/g, ' ');
+}
+
+/** Festival and Flite read bytes: non-ASCII letters get dropped or mangled, and `<`/`>` are spoken. */
+export function asciiPlainText(text: string): string {
+  return stripAngleBrackets(asciiFold(text));
+}
+
+/**
+ * Shortens every run of more than three punctuation marks or symbols (`!!!!!!`, `. . . . .`) to
+ * its first three. Text never needs more, and engines pause at each: pico made 4.6 minutes of
+ * silence of 2,500 dots, and Festival's diphone voices crash on a hundred in a row.
+ */
+export function shortenPunctuationRuns(text: string): string {
+  return text.replace(PUNCTUATION_RUN, (run) =>
+    Array.from(run.matchAll(/[\p{P}\p{S}]/gu), ([mark]) => mark)
+      .slice(0, MAX_PUNCTUATION_RUN)
+      .join(''),
+  );
+}
+
+/**
+ * Cuts every word longer than maxBytes of UTF-8 into parts of at most maxBytes, separated by
+ * spaces. Words are as Intl.Segmenter finds them, so scripts written without spaces (Chinese,
+ * Japanese, Thai) are cut only within an overlong word of their own, never between their words.
+ */
+export function breakLongWords(text: string, maxBytes = MAX_WORD_BYTES): string {
+  const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+  let broken = '';
+  for (const { segment } of segmenter.segment(text)) {
+    broken += Buffer.byteLength(segment) > maxBytes && !/\s/u.test(segment) ? partsWithin(segment, maxBytes).join(' ') : segment;
+  }
+  return broken;
+}
+
+/** Splits text at sentence boundaries into pieces of at most maxBytes UTF-8 bytes each. */
+export function splitIntoPieces(text: string, maxBytes = PIECE_BYTES): string[] {
+  const pieces: string[] = [];
+  let current = '';
+  for (const sentence of sentencesOf(text).flatMap((s) => splitOversized(s, maxBytes))) {
+    if (current && Buffer.byteLength(current + sentence) > maxBytes) {
+      pieces.push(current);
+      current = '';
+    }
+    current += sentence;
+  }
+  if (current) pieces.push(current);
+  return pieces.filter((piece) => /[\p{L}\p{N}]/u.test(piece));
+}
+
+function sentencesOf(text: string): string[] {
+  const segmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' });
+  return Array.from(segmenter.segment(text), (part) => part.segment);
+}
+
+/** A sentence longer than a piece is cut at the last space that fits, or mid-word if none. */
+function splitOversized(sentence: string, maxBytes: number): string[] {
+  const parts: string[] = [];
+  let rest = sentence;
+  while (Buffer.byteLength(rest) > maxBytes) {
+    const fitting = prefixWithin(rest, maxBytes);
+    const space = fitting.lastIndexOf(' ');
+    const cut = space > 0 ? space + 1 : fitting.length;
+    parts.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  parts.push(rest);
+  return parts;
+}
+
+/** Consecutive parts of `text` of at most maxBytes each, cut between code points. */
+function partsWithin(text: string, maxBytes: number): string[] {
+  const parts: string[] = [];
+  for (let rest = text; rest;) {
+    const part = prefixWithin(rest, maxBytes);
+    parts.push(part);
+    rest = rest.slice(part.length);
+  }
+  return parts;
+}
+
+function prefixWithin(text: string, maxBytes: number): string {
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    bytes += Buffer.byteLength(char);
+    if (bytes > maxBytes) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
+}

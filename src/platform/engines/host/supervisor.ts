@@ -1,0 +1,244 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { EngineMethod, FromHost, ToHost } from './protocol.js';
+import { EngineError } from '../../errors.js';
+
+export interface EngineHostOptions {
+  modelsDir: string;
+  /** Host processes running jobs side by side; 1 on CPU so jobs never fight for cores. */
+  poolSize: number;
+  /** A job running longer is killed with `engine_timeout`. */
+  jobTimeoutMs: number;
+  /** A built-in engine's program running longer on one piece of text fails the job with `engine_piece_timeout`. */
+  pieceTimeoutSeconds: number;
+  /** Engines unused this long are unloaded inside the host. */
+  idleUnloadSeconds: number;
+  /** A host whose resident memory passes this is killed and the job fails with `engine_out_of_memory`. */
+  memoryLimitBytes: number;
+  /** How long a cancelled job may take to stop before its host is killed. */
+  cancelGraceMs: number;
+  /** Accept test-only fault messages (crash, hang, allocate). */
+  faults?: boolean;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (fraction: number, stage?: string) => void;
+  timeoutMs?: number;
+}
+
+interface Job {
+  id: number;
+  message: ToHost;
+  options: CallOptions;
+  resolve(value: unknown): void;
+  reject(error: EngineError): void;
+}
+
+interface HostProcess {
+  child: ChildProcess;
+  ready: Promise<void>;
+  job?: Job;
+  /** Why the supervisor killed this host, so the running job fails with that reason. */
+  killedFor?: EngineError;
+  watchdog?: NodeJS.Timeout;
+}
+
+const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
+const MEMORY_POLL_MS = 250;
+
+async function residentBytes(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kib = /^VmRSS:\s+(\d+)/m.exec(status)?.[1];
+  return kib ? Number(kib) * 1024 : 0;
+}
+
+/**
+ * Runs engine jobs in supervised child processes. A crash, hang or memory blow-up fails only the
+ * job that caused it; the next job gets a fresh host.
+ */
+export class EngineHost {
+  private readonly hosts: HostProcess[] = [];
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private restarts = 0;
+  private loaded: string[] = [];
+  private closed = false;
+
+  constructor(private readonly options: EngineHostOptions) {}
+
+  call<T>(engine: string, method: EngineMethod, args: unknown[], options: CallOptions = {}): Promise<T> {
+    const id = this.nextId++;
+    return this.enqueue<T>(id, { type: 'run', id, engine, method, args }, options);
+  }
+
+  /** Test-only: makes the host crash, hang or exhaust memory while running a job. */
+  fault(kind: 'crash' | 'hang' | 'allocate', options: CallOptions = {}): Promise<never> {
+    const id = this.nextId++;
+    return this.enqueue<never>(id, { type: 'fault', id, fault: kind }, options);
+  }
+
+  status() {
+    return {
+      pool_size: this.options.poolSize,
+      hosts_running: this.hosts.length,
+      busy: this.hosts.filter((host) => host.job).length,
+      queued: this.queue.length,
+      restarts: this.restarts,
+      loaded_engines: this.loaded,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new EngineError('cancelled', 'The service is shutting down'));
+    await Promise.all(this.hosts.map((host) => this.kill(host, new EngineError('cancelled', 'The service is shutting down'))));
+  }
+
+  private enqueue<T>(id: number, message: ToHost, options: CallOptions): Promise<T> {
+    if (this.closed) return Promise.reject(new EngineError('cancelled', 'The service is shutting down'));
+    if (options.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'The job was cancelled'));
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => this.cancel(job);
+      // One signal often spans many calls (a long-form job), so each call removes its listener.
+      const settled = () => options.signal?.removeEventListener('abort', onAbort);
+      const job: Job = {
+        id,
+        message,
+        options,
+        resolve: (value) => {
+          settled();
+          resolve(value as T);
+        },
+        reject: (error) => {
+          settled();
+          reject(error);
+        },
+      };
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(job);
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const host = this.hosts.find((candidate) => !candidate.job && !candidate.killedFor) ?? this.spawnIfRoom();
+      if (!host) return;
+      const job = this.queue.shift()!;
+      host.job = job;
+      void this.start(host, job);
+    }
+  }
+
+  private async start(host: HostProcess, job: Job): Promise<void> {
+    await host.ready;
+    if (host.job !== job) return;
+    const timeoutMs = job.options.timeoutMs ?? this.options.jobTimeoutMs;
+    const startedAt = Date.now();
+    host.watchdog = setInterval(() => void this.watch(host, job, timeoutMs, startedAt), MEMORY_POLL_MS);
+    host.child.send(job.message);
+  }
+
+  private async watch(host: HostProcess, job: Job, timeoutMs: number, startedAt: number): Promise<void> {
+    if (host.job !== job || host.killedFor) return;
+    if (Date.now() - startedAt > timeoutMs) {
+      await this.kill(host, new EngineError('engine_timeout', `The engine did not finish within ${Math.round(timeoutMs / 1000)} s`, { timeout_ms: timeoutMs }));
+      return;
+    }
+    const rss = host.child.pid ? await residentBytes(host.child.pid) : 0;
+    if (rss > this.options.memoryLimitBytes && host.job === job) {
+      await this.kill(
+        host,
+        new EngineError('engine_out_of_memory', 'The engine used more memory than allowed', { rss_bytes: rss, limit_bytes: this.options.memoryLimitBytes }),
+      );
+    }
+  }
+
+  private spawnIfRoom(): HostProcess | undefined {
+    if (this.hosts.length >= this.options.poolSize) return undefined;
+    const child = fork(WORKER, [], {
+      execArgv: ['--import', 'tsx'],
+      serialization: 'advanced',
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+      env: {
+        ...process.env,
+        TIMBRE_MODELS_DIR: this.options.modelsDir,
+        TIMBRE_ENGINE_IDLE_SECONDS: String(this.options.idleUnloadSeconds),
+        TIMBRE_ENGINE_PIECE_SECONDS: String(this.options.pieceTimeoutSeconds),
+        TIMBRE_ENGINE_HOST_FAULTS: this.options.faults ? '1' : '0',
+      },
+    });
+    // Native libraries print to stdout; the service's stdout is reserved for its own address line.
+    child.stdout?.pipe(process.stderr);
+    let markReady: () => void = () => undefined;
+    const host: HostProcess = { child, ready: new Promise<void>((resolve) => (markReady = resolve)) };
+    child.on('message', (message: FromHost) => {
+      if (message.type === 'ready') markReady();
+      else this.receive(host, message);
+    });
+    child.once('exit', (code, signal) => this.onExit(host, code, signal));
+    this.hosts.push(host);
+    return host;
+  }
+
+  private receive(host: HostProcess, message: Exclude<FromHost, { type: 'ready' }>): void {
+    const job = host.job;
+    if (!job || job.id !== message.id) return;
+    if (message.type === 'progress') {
+      job.options.onProgress?.(message.fraction, message.stage);
+      return;
+    }
+    this.loaded = message.loaded;
+    this.finish(host);
+    if (message.type === 'result') job.resolve(message.value);
+    else job.reject(new EngineError(message.error.code, message.error.message, message.error.details));
+    this.dispatch();
+  }
+
+  private onExit(host: HostProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    const index = this.hosts.indexOf(host);
+    if (index >= 0) this.hosts.splice(index, 1);
+    this.loaded = [];
+    const job = host.job;
+    this.finish(host);
+    if (job) {
+      this.restarts++;
+      job.reject(
+        host.killedFor ??
+          new EngineError('engine_crashed', `The engine host stopped (${signal ?? `exit ${code}`}) while running this job`, { signal, exit_code: code }),
+      );
+    }
+    if (!this.closed) this.dispatch();
+  }
+
+  private finish(host: HostProcess): void {
+    clearInterval(host.watchdog);
+    host.job = undefined;
+  }
+
+  private cancel(job: Job): void {
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      job.reject(new EngineError('cancelled', 'The job was cancelled'));
+      return;
+    }
+    const host = this.hosts.find((candidate) => candidate.job === job);
+    if (!host) return;
+    host.child.send({ type: 'cancel', id: job.id } satisfies ToHost);
+    // An engine stuck in native code cannot see the cancellation; end its process instead.
+    setTimeout(() => {
+      if (host.job === job) void this.kill(host, new EngineError('cancelled', 'The job was cancelled'));
+    }, this.options.cancelGraceMs).unref();
+  }
+
+  private kill(host: HostProcess, reason: EngineError): Promise<void> {
+    if (host.child.exitCode !== null || host.child.signalCode !== null) return Promise.resolve();
+    host.killedFor ??= reason;
+    const exited = new Promise<void>((resolve) => host.child.once('exit', () => resolve()));
+    host.child.kill('SIGKILL');
+    return exited;
+  }
+}

@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { catalog } from '../models/catalog.js';
+import { espeakEngine } from './espeak.js';
+import { festivalEngine } from './festival.js';
+import { fliteEngine } from './flite.js';
+import { picoEngine } from './pico.js';
+import { pocketsphinxEngine } from './pocketsphinx.js';
+import { createKittenEngine } from './sherpa/kitten.js';
+import { createKokoroEngine } from './sherpa/kokoro.js';
+import { createMoonshineEngine } from './sherpa/moonshine.js';
+import { createPocketTtsEngine } from './sherpa/pocket-tts.js';
+import { createSileroVadEngine } from './sherpa/silero-vad.js';
+import { createSpeakerEmbeddingEngine } from './sherpa/speaker-embedding.js';
+import { createVitsEngine } from './sherpa/vits.js';
+import { createWhisperEngine } from './sherpa/whisper.js';
+import { createZipVoiceEngine } from './sherpa/zipvoice.js';
+import type { EngineDescriptor } from './types.js';
+import { acousticVoiceprintEngine } from './voiceprint.js';
+
+/** The built-in engines from Debian packages: they work on every machine after set-up. */
+export const BUILTIN_ENGINES: readonly EngineDescriptor[] = [
+  picoEngine,
+  espeakEngine,
+  festivalEngine,
+  fliteEngine,
+  pocketsphinxEngine,
+  acousticVoiceprintEngine,
+];
+
+const NEURAL_FACTORIES: Record<string, (modelDir: string) => EngineDescriptor> = {
+  kokoro: createKokoroEngine,
+  kitten: createKittenEngine,
+  'pocket-tts': createPocketTtsEngine,
+  zipvoice: createZipVoiceEngine,
+  vits: createVitsEngine,
+  whisper: createWhisperEngine,
+  moonshine: createMoonshineEngine,
+  'speaker-embedding': createSpeakerEmbeddingEngine,
+  'silero-vad': createSileroVadEngine,
+};
+
+/**
+ * The neural engine of each family we can run, bound to its model folder: the first catalog model
+ * of the family that is installed, else the first one (whose probe then says what is missing).
+ */
+function neuralEngines(modelsDir: string): EngineDescriptor[] {
+  return Object.entries(NEURAL_FACTORIES).flatMap(([family, create]) => {
+    const models = catalog().filter((model) => model.engine === family);
+    const chosen = models.find((model) => existsSync(join(modelsDir, model.name))) ?? models[0];
+    return chosen ? [create(join(modelsDir, chosen.name))] : [];
+  });
+}
+
+/** Every engine this build knows; probing tells which of them can run here. */
+export function engineDescriptors(modelsDir: string): EngineDescriptor[] {
+  return [...BUILTIN_ENGINES, ...neuralEngines(modelsDir)];
+}

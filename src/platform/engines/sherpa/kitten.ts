@@ -1,0 +1,169 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  checkFile,
+  checkKokoroVoices,
+  checkOnnx,
+  findFile,
+  integerMetadata,
+  modelInvalid,
+  ONNX_FLOAT,
+  type KokoroShape,
+  type OnnxInfo,
+} from '../model-files.js';
+import type { EngineDescriptor, Gender, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
+import { generate, neuralCapabilities, neuralEngine, requireText } from './common.js';
+import { KokoroBlends, readStyleTable } from './kokoro-blend.js';
+import { DEBIAN_ESPEAK_DATA } from './kokoro.js';
+import type { OfflineTts, SherpaModule } from './sherpa-types.js';
+import { EngineError } from '../../errors.js';
+
+/**
+ * KittenTTS (nano, English) through sherpa-onnx, from a folder laid out like
+ * kitten-nano-en-v0_2-fp16. Like Kokoro it is a StyleTTS2 model: each voice is a style table in
+ * voices.bin, speakers × rows × size float32, where style_dim metadata is "rows,size" (1 row in
+ * v0.1/v0.2, one row per input length in v0.8). Blends therefore work as they do for Kokoro.
+ */
+
+const LANGUAGES = ['en-US'];
+/** Files sherpa requires in an espeak-ng data folder (it checks each one before loading). */
+const ESPEAK_FILES = ['phontab', 'phonindex', 'phondata', 'intonations'];
+
+/**
+ * Metadata keys whose absence or wrong value makes sherpa's Kitten loader exit(-1). It also exits
+ * when model_type is not `kitten-tts`, has_espeak is not 1, or speaker_speed_priors has the wrong count.
+ */
+const REQUIRED_METADATA = ['model_type', 'sample_rate', 'n_speakers', 'has_espeak', 'style_dim'];
+
+interface KittenFiles {
+  model: string;
+  voices: string;
+  tokens: string;
+  dataDir: string;
+  shape: KokoroShape;
+}
+
+interface KittenVoice {
+  info: VoiceInfo;
+  sid: number;
+}
+
+export function createKittenEngine(modelDir: string): EngineDescriptor<Synthesizer> {
+  const validate = () => validateKitten(modelDir);
+  return neuralEngine('kitten', 'synthesizer', validate, (files, sherpa) => new KittenSynthesizer(files, sherpa).ready());
+}
+
+/** The archive's own espeak-ng-data when complete, else Debian's (package espeak-ng-data). */
+export async function espeakDataDir(modelDir: string): Promise<string> {
+  const present = async (dir: string) => (await Promise.all(ESPEAK_FILES.map((name) => stat(join(dir, name)).catch(() => undefined)))).every(Boolean);
+  const bundled = join(modelDir, 'espeak-ng-data');
+  if (await present(bundled)) return bundled;
+  if (await present(DEBIAN_ESPEAK_DATA)) return DEBIAN_ESPEAK_DATA;
+  throw modelInvalid(bundled, 'espeak-ng data missing (apt-get install espeak-ng-data)');
+}
+
+async function validateKitten(modelDir: string): Promise<KittenFiles> {
+  const model = await findFile(modelDir, ['model.fp16.onnx', 'model.onnx', 'model.int8.onnx']);
+  const info = await checkOnnx(model, { requiredMetadata: REQUIRED_METADATA });
+  const shape = kittenShape(model, info);
+  const voices = join(modelDir, 'voices.bin');
+  await checkKokoroVoices(voices, shape);
+  const tokens = join(modelDir, 'tokens.txt');
+  await checkFile(tokens);
+  return { model, voices, tokens, shape, dataDir: await espeakDataDir(modelDir) };
+}
+
+function kittenShape(file: string, info: OnnxInfo): KokoroShape {
+  const { model_type: modelType, has_espeak: hasEspeak, style_dim: styleDim = '', speaker_speed_priors: priors } = info.metadata;
+  if (modelType !== 'kitten-tts') throw modelInvalid(file, `metadata model_type=${JSON.stringify(modelType)} is not "kitten-tts"`);
+  if (hasEspeak !== '1') throw modelInvalid(file, `metadata has_espeak=${JSON.stringify(hasEspeak)} is not 1`);
+  const dims = styleDim.split(',').map(Number);
+  if (dims.length !== 2 || !dims.every((dim) => Number.isInteger(dim) && dim > 0)) {
+    throw modelInvalid(file, `metadata style_dim=${JSON.stringify(styleDim)} is not "rows,size"`);
+  }
+  const [rows, rowSize] = dims as [number, number];
+  const speakers = integerMetadata(file, info, 'n_speakers');
+  if (priors !== undefined && priors.split(',').filter((value) => Number.isFinite(Number.parseFloat(value))).length !== speakers) {
+    throw modelInvalid(file, `metadata speaker_speed_priors has no ${speakers} numbers`);
+  }
+  // A wrong-typed speed input aborts onnxruntime; a non-float output yields garbage audio.
+  if (info.inputs.length !== 3 || info.inputs[2]?.elemType !== ONNX_FLOAT) throw modelInvalid(file, 'the model does not take (tokens, style, float speed)');
+  if (info.outputs[0]?.elemType !== ONNX_FLOAT) throw modelInvalid(file, 'the waveform output is not float');
+  const speakerNames = (info.metadata.speaker_names ?? '').split(',').filter(Boolean);
+  return { speakers, rows, rowSize, sampleRate: integerMetadata(file, info, 'sample_rate'), speakerNames };
+}
+
+/** Names from speaker_names (KittenML's end in -m/-f), else `kitten:<sid>`. */
+function kittenVoices(shape: KokoroShape): KittenVoice[] {
+  const named = shape.speakerNames.length === shape.speakers;
+  return Array.from({ length: shape.speakers }, (_, sid) => {
+    const name = named ? (shape.speakerNames[sid] as string) : String(sid);
+    const gender: Gender | null = name.endsWith('-f') ? 'female' : name.endsWith('-m') ? 'male' : null;
+    return {
+      sid,
+      info: {
+        id: `kitten:${name}`,
+        engine: 'kitten',
+        name: `Kitten ${name} (US English${gender ? `, ${gender}` : ''})`,
+        language: 'en-US',
+        languages: LANGUAGES,
+        gender,
+        sampleRate: shape.sampleRate,
+        license: 'Apache-2.0',
+      },
+    };
+  });
+}
+
+class KittenSynthesizer implements Synthesizer {
+  readonly capabilities = neuralCapabilities('kitten', 'synthesizer', { languages: LANGUAGES, blendableVoices: true, speed: true });
+  private main!: OfflineTts;
+  private readonly blends: KokoroBlends;
+  private readonly voices: Map<string, KittenVoice>;
+
+  constructor(
+    private readonly files: KittenFiles,
+    private readonly sherpa: SherpaModule,
+  ) {
+    this.voices = new Map(kittenVoices(files.shape).map((voice) => [voice.info.id, voice]));
+    this.blends = new KokoroBlends(files.shape, (voicesFile) => this.createTts(voicesFile));
+  }
+
+  async ready(): Promise<this> {
+    this.main = await this.createTts(this.files.voices);
+    return this;
+  }
+
+  private createTts(voicesFile: string): Promise<OfflineTts> {
+    const kitten = { model: this.files.model, voices: voicesFile, tokens: this.files.tokens, dataDir: this.files.dataDir, lengthScale: 1 };
+    return this.sherpa.OfflineTts.createAsync({ model: { kitten, numThreads: 1, provider: 'cpu', debug: false }, maxNumSentences: 1 });
+  }
+
+  async listVoices(): Promise<VoiceInfo[]> {
+    return [...this.voices.values()].map((voice) => ({ ...voice.info }));
+  }
+
+  async voiceVector(voice: string): Promise<Float32Array> {
+    return readStyleTable(this.files.voices, this.files.shape, this.voice(voice).sid);
+  }
+
+  async synthesize(request: SynthesisRequest, context: JobContext): Promise<SynthesisResult> {
+    const voice = this.voice(request.voice);
+    requireText(request.text);
+    // sherpa always phonemizes Kitten as en-us (the model's `voice` metadata); it takes no language.
+    if (request.language !== undefined && !/^en(-us)?$/i.test(request.language)) {
+      throw new EngineError('language_not_supported', `Kitten does not speak ${request.language}`, { language: request.language, supported: LANGUAGES });
+    }
+    const speed = Math.min(Math.max(request.speed ?? 1, 0.5), 2);
+    context.progress(0, 'loading voice');
+    const tts = request.style ? this.blends.instanceFor(request.style) : this.main;
+    const generationConfig = new this.sherpa.GenerationConfig({ sid: request.style ? 0 : voice.sid, speed });
+    return generate(tts, request.text, generationConfig, context);
+  }
+
+  private voice(id: string): KittenVoice {
+    const voice = this.voices.get(id);
+    if (!voice) throw new EngineError('voice_not_found', `Kitten has no voice ${id}`, { voice: id });
+    return voice;
+  }
+}

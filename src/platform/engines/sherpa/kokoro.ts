@@ -1,0 +1,133 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { checkFile, checkKokoroVoices, checkOnnx, findFile, KOKORO_REQUIRED_METADATA, kokoroShape, modelInvalid, type KokoroShape } from '../model-files.js';
+import type { EngineDescriptor, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
+import { generate, neuralCapabilities, neuralEngine, requireText } from './common.js';
+import { KokoroBlends, readStyleTable } from './kokoro-blend.js';
+import { espeakFor, KOKORO_LANGUAGES, KOKORO_VOICE_NAMES, kokoroVoice, type KokoroVoice } from './kokoro-voices.js';
+import type { OfflineTts, SherpaModule } from './sherpa-types.js';
+import { EngineError } from '../../errors.js';
+
+/** Debian's espeak-ng-data (package espeak-ng-data), which sherpa's built-in espeak-ng reads. */
+export const DEBIAN_ESPEAK_DATA = '/usr/lib/x86_64-linux-gnu/espeak-ng-data';
+
+export interface KokoroOptions {
+  espeakDataDir?: string;
+}
+
+interface KokoroFiles {
+  model: string;
+  voices: string;
+  tokens: string;
+  lexicons: string[];
+  shape: KokoroShape;
+  voiceTable: KokoroVoice[];
+}
+
+/** Kokoro-82M through sherpa-onnx, from a folder laid out like kokoro-int8-multi-lang-v1_0. */
+export function createKokoroEngine(modelDir: string, options: KokoroOptions = {}): EngineDescriptor<Synthesizer> {
+  const espeakData = options.espeakDataDir ?? DEBIAN_ESPEAK_DATA;
+  const validate = () => validateKokoro(modelDir, espeakData);
+  return neuralEngine('kokoro', 'synthesizer', validate, (files, sherpa) => new KokoroSynthesizer(files, espeakData, sherpa).ready());
+}
+
+async function validateKokoro(modelDir: string, espeakData: string): Promise<KokoroFiles> {
+  const model = await findFile(modelDir, ['model.int8.onnx', 'model.onnx']);
+  const info = await checkOnnx(model, { requiredMetadata: KOKORO_REQUIRED_METADATA });
+  const shape = kokoroShape(model, info);
+  const voices = join(modelDir, 'voices.bin');
+  await checkKokoroVoices(voices, shape);
+  const tokens = join(modelDir, 'tokens.txt');
+  await checkFile(tokens);
+  // Without espeak data sherpa cannot phonemize and, for a v1.0 model, exits.
+  await checkFile(join(espeakData, 'phondata')).catch(() => {
+    throw modelInvalid(espeakData, 'espeak-ng data missing (apt-get install espeak-ng-data)');
+  });
+  return { model, voices, tokens, shape, lexicons: await presentLexicons(modelDir), voiceTable: voiceTable(model, shape) };
+}
+
+/** Speaker names from the metadata, else the v1.0 list when the count matches it. */
+function voiceTable(model: string, shape: KokoroShape): KokoroVoice[] {
+  const names = shape.speakerNames.length === shape.speakers ? shape.speakerNames : KOKORO_VOICE_NAMES;
+  if (names.length !== shape.speakers) throw modelInvalid(model, `${shape.speakers} speakers but no speaker_names metadata`);
+  return names.map((name, sid) => kokoroVoice(name, sid, shape.sampleRate));
+}
+
+/** The multi-language archive's lexicons improve English and enable Mandarin. */
+async function presentLexicons(modelDir: string): Promise<string[]> {
+  const present: string[] = [];
+  for (const name of ['lexicon-us-en.txt', 'lexicon-zh.txt']) {
+    const info = await stat(join(modelDir, name)).catch(() => undefined);
+    if (info?.isFile()) present.push(join(modelDir, name));
+  }
+  return present;
+}
+
+class KokoroSynthesizer implements Synthesizer {
+  readonly capabilities = neuralCapabilities('kokoro', 'synthesizer', { languages: KOKORO_LANGUAGES, blendableVoices: true, speed: true });
+  private main!: OfflineTts;
+  private readonly blends: KokoroBlends;
+  private readonly voices: Map<string, KokoroVoice>;
+
+  constructor(
+    private readonly files: KokoroFiles,
+    private readonly espeakData: string,
+    private readonly sherpa: SherpaModule,
+  ) {
+    this.voices = new Map(files.voiceTable.map((voice) => [voice.info.id, voice]));
+    this.blends = new KokoroBlends(files.shape, (voicesFile) => this.createTts(voicesFile));
+  }
+
+  async ready(): Promise<this> {
+    this.main = await this.createTts(this.files.voices);
+    return this;
+  }
+
+  private createTts(voicesFile: string): Promise<OfflineTts> {
+    const kokoro = {
+      model: this.files.model,
+      voices: voicesFile,
+      tokens: this.files.tokens,
+      dataDir: this.espeakData,
+      lexicon: this.files.lexicons.join(','),
+      // Phonemization language when a request names none; requests set it through `extra.lang`.
+      lang: 'en-us',
+      lengthScale: 1,
+    };
+    return this.sherpa.OfflineTts.createAsync({ model: { kokoro, numThreads: 1, provider: 'cpu', debug: false }, maxNumSentences: 1 });
+  }
+
+  async listVoices(): Promise<VoiceInfo[]> {
+    return [...this.voices.values()].map((voice) => ({ ...voice.info }));
+  }
+
+  async voiceVector(voice: string): Promise<Float32Array> {
+    return readStyleTable(this.files.voices, this.files.shape, this.voice(voice).sid);
+  }
+
+  async synthesize(request: SynthesisRequest, context: JobContext): Promise<SynthesisResult> {
+    const voice = this.voice(request.voice);
+    requireText(request.text);
+    const lang = this.espeakLanguage(request.language, voice);
+    const speed = Math.min(Math.max(request.speed ?? 1, 0.5), 2);
+    context.progress(0, 'loading voice');
+    const tts = request.style ? this.blends.instanceFor(request.style) : this.main;
+    const generationConfig = new this.sherpa.GenerationConfig({ sid: request.style ? 0 : voice.sid, speed, extra: { lang } });
+    return generate(tts, request.text, generationConfig, context);
+  }
+
+  private voice(id: string): KokoroVoice {
+    const voice = this.voices.get(id);
+    if (!voice) throw new EngineError('voice_not_found', `Kokoro has no voice ${id}`, { voice: id });
+    return voice;
+  }
+
+  /** An unknown espeak code would only fail deep in sherpa, so only listed languages pass. */
+  private espeakLanguage(language: string | undefined, voice: KokoroVoice): string {
+    // A bare language (`en`) is spoken in the voice's own region (`en-GB` for a British voice).
+    if (language === undefined || language.toLowerCase() === voice.info.language.split('-')[0]!.toLowerCase()) return voice.espeak;
+    const espeak = espeakFor(language);
+    if (!espeak) throw new EngineError('language_not_supported', `Kokoro does not speak ${language}`, { language, supported: KOKORO_LANGUAGES });
+    return espeak;
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * An error the API answers with its own status and code. Services throw these; the HTTP
+ * layer renders them as `{"error": {"code", "message", "details"}}`.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface ErrorEnvelope {
+  error: { code: string; message: string; details: Record<string, unknown> };
+}
+
+export function envelope(error: ApiError): ErrorEnvelope {
+  return { error: { code: error.code, message: error.message, details: error.details } };
+}
+
+/** An error with a stable code, e.g. `model_invalid`, `voice_not_found`, `engine_failed`. */
+export class EngineError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}

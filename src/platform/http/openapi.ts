@@ -1,0 +1,37 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { TIMBRE_VERSION } from '../version.js';
+import { withErrors } from './schemas.js';
+
+/**
+ * The OpenAPI 3.1 document is generated from the route schemas that validate requests;
+ * each operation carries the scope it needs as `x-scope`.
+ */
+export async function installOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Timbre',
+        version: TIMBRE_VERSION,
+        description:
+          'Local speech synthesis and voice cloning. Every request carries an API key in X-API-Key; ' +
+          'each operation needs the scope named in x-scope and is rate-limited per key and scope per minute.',
+      },
+      servers: [{ url: 'http://127.0.0.1:8765' }],
+      components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `def-${index}`) },
+    transform: ({ schema, url, route }) => {
+      const scope = route.config?.scope;
+      return { schema: { ...schema, security: [{ ApiKey: [] }], 'x-scope': scope } as typeof schema, url };
+    },
+  });
+
+  app.get('/api/openapi.json', {
+    config: { scope: 'system:read' },
+    schema: { tags: ['System'], summary: 'This OpenAPI document', response: withErrors({ 200: Type.Object({}, { additionalProperties: true }) }) },
+    handler: () => app.swagger(),
+  });
+}

@@ -1,0 +1,42 @@
+import { Type } from 'typebox';
+import type { CancelledJob } from '../jobs/job-cancel.js';
+
+export const ErrorEnvelopeSchema = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ description: 'Stable machine-readable error code' }),
+      message: Type.String(),
+      details: Type.Record(Type.String(), Type.Unknown()),
+    }),
+  },
+  { $id: 'ErrorEnvelope', description: 'Every error response has this shape' },
+);
+export const TimestampSchema = Type.String({ format: 'date-time' });
+
+export const NullableTimestampSchema = Type.Union([TimestampSchema, Type.Null()]);
+
+/** Responses every authenticated route can give besides its own. */
+export function withErrors<T extends Record<number, unknown>>(responses: T) {
+  const error = Type.Ref('ErrorEnvelope');
+  return { ...responses, 400: error, 401: error, 403: error, 429: error, 500: error };
+}
+
+/** Every cancel route's answer: each job with its state after the cancel. */
+export const CancelledSchema = Type.Object({
+  cancelled: Type.Array(
+    Type.Object({
+      job_id: Type.String(),
+      task_id: Type.Union([Type.String(), Type.Null()]),
+      kind: Type.String(),
+      state: Type.Unsafe<CancelledJob['state']>({
+        type: 'string',
+        enum: ['cancelled', 'completed', 'failed', 'cancelling'],
+        description: 'After the cancel: cancelled, or completed/failed when the job ended first; cancelling when it had not stopped within 5 s',
+      }),
+    }),
+  ),
+});
+
+export function presentCancelled(jobs: readonly CancelledJob[]) {
+  return { cancelled: jobs.map((job) => ({ job_id: job.jobId, task_id: job.taskId, kind: job.kind, state: job.state })) };
+}

@@ -1,0 +1,53 @@
+/**
+ * The compute queue's contract. Every synthesis, clone, design, transcription and render is a job:
+ * queued, run with bounded concurrency, cancellable, persisted so it survives a restart.
+ */
+
+export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** States a job never leaves. */
+export const FINISHED_STATES: ReadonlySet<JobState> = new Set(['completed', 'failed', 'cancelled']);
+
+export interface JobError {
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+  /** The HTTP status of an ApiError a job threw (its request-level meaning); engine errors map by code. */
+  status?: number;
+}
+
+export interface JobRecord {
+  id: string;
+  kind: string;
+  ownerKeyId: string | null;
+  taskId: string | null;
+  state: JobState;
+  /** 0..1 */
+  progress: number;
+  stage: string | null;
+  /** What the runner needs, as JSON: a queued job can run again after a restart. */
+  payload: unknown;
+  /** What the runner returned; it is also merged into the `job.completed` event. */
+  result: Record<string, unknown> | null;
+  error: JobError | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface JobRunContext {
+  /** Aborted when the job is cancelled or the service stops. */
+  signal: AbortSignal;
+  /** Reports progress; `extra` (e.g. `{ chunk_index }`) is added to the `job.progress` event. */
+  progress(fraction: number, stage?: string, extra?: Record<string, unknown>): void;
+}
+
+/** Runs one kind of job. Throwing an ApiError or EngineError fails the job with its code. */
+export type JobRunner = (payload: unknown, context: JobRunContext, job: JobRecord) => Promise<Record<string, unknown>>;
+
+export interface SubmitJob {
+  kind: string;
+  ownerKeyId: string | null;
+  taskId?: string;
+  payload: unknown;
+}

@@ -34,7 +34,7 @@ export async function benchHostOverhead(descriptor: EngineDescriptor<Synthesizer
   try {
     const [direct, viaHost] = await interleavedMeans(
       () => synthesizer.synthesize(request, job()),
-      () => host.call(descriptor.id, 'synthesize', [request]),
+      () => host.synthesize(descriptor.id, request),
     );
     return [
       {

@@ -272,7 +272,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     const raw = fromFlag ?? (fromEnv === '' ? undefined : fromEnv);
     if (raw === undefined) continue;
     const name = fromFlag === undefined ? setting.env : `--${setting.flag}`;
-    (config as unknown as Record<string, unknown>)[setting.key] = setting.parse(raw, name);
+    // Each setting's parser yields its key's type (Setting<K>).
+    Object.assign(config, { [setting.key]: setting.parse(raw, name) });
   }
   config.dataDir = resolve(config.dataDir);
   config.modelsDir = config.modelsDir ? resolve(config.modelsDir) : join(config.dataDir, 'models');

@@ -20,7 +20,7 @@ async function failureCode(promise: Promise<unknown>): Promise<string> {
 
 /** A real job: the eSpeak NG engine (a built-in, always installed by set-up) saying a word. */
 function speak(host: EngineHost, options: { signal?: AbortSignal } = {}) {
-  return host.call<{ pcm: { samples: Float32Array; sampleRate: number } }>('espeak', 'synthesize', [{ text: 'Hello there.', voice: 'espeak:en-us' }], options);
+  return host.synthesize('espeak', { text: 'Hello there.', voice: 'espeak:en-us' }, options);
 }
 
 const hostOptions = (modelsDir: string) => ({
@@ -54,10 +54,10 @@ describe('corrupt model files', () => {
 
   test('give model_invalid instead of crashing the host, and the next job succeeds', async () => {
     const pcm = { samples: new Float32Array(16000), sampleRate: 16000 };
-    const vad = await host.call('silero-vad', 'detect', [pcm]).catch((error: EngineError) => error);
+    const vad = await host.detect('silero-vad', pcm).catch((error: EngineError) => error);
     assert.equal((vad as EngineError).code, 'model_invalid');
     assert.match((vad as EngineError).message, /silero_vad\.onnx/);
-    const embedding = await host.call('speaker-embedding', 'extract', [pcm]).catch((error: EngineError) => error);
+    const embedding = await host.extract('speaker-embedding', pcm).catch((error: EngineError) => error);
     assert.equal((embedding as EngineError).code, 'model_invalid');
     assert.match((embedding as EngineError).message, /framework/);
     assert.ok((await speak(host)).pcm.samples.length > 0);
@@ -116,7 +116,7 @@ describe('engine host supervision', () => {
   });
 
   test('an unknown engine is a clear error, not a crash', async () => {
-    assert.equal(await failureCode(host.call('no-such-engine', 'listVoices', [])), 'engine_not_found');
+    assert.equal(await failureCode(host.listVoices('no-such-engine')), 'engine_not_found');
   });
 });
 

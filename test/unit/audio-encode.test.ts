@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { decodeToPcm } from '../../src/platform/audio/decode.js';
-import { AUDIO_FORMATS, CONTENT_TYPES, encodedRate, encodeFile, encodePcm, FILE_EXTENSIONS, type AudioFormat } from '../../src/platform/audio/encode.js';
+import { AudioFormatSchema, CONTENT_TYPES, encodedRate, encodeFile, encodePcm, FILE_EXTENSIONS, type AudioFormat } from '../../src/platform/audio/encode.js';
 import { durationOf } from '../../src/platform/audio/pcm.js';
 import { probeAudio } from '../../src/platform/audio/probe.js';
 import { encodeWav } from '../../src/platform/audio/wav.js';
@@ -58,7 +58,7 @@ test('pcm: raw signed 16-bit little-endian samples, nothing else', async () => {
 });
 
 test('content types and extensions name each format', () => {
-  for (const format of AUDIO_FORMATS) assert.ok(CONTENT_TYPES[format] && FILE_EXTENSIONS[format], format);
+  for (const format of AudioFormatSchema.enum) assert.ok(CONTENT_TYPES[format] && FILE_EXTENSIONS[format], format);
   assert.equal(CONTENT_TYPES.mp3, 'audio/mpeg');
   assert.match(CONTENT_TYPES.ogg, /^audio\/ogg; codecs=opus$/);
   assert.equal(CONTENT_TYPES.flac, 'audio/flac');

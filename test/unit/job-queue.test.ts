@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ApiError, EngineError } from '../../src/platform/errors.js';
+import { Type } from 'typebox';
+import { jobKind } from '../../src/platform/jobs/kinds.js';
 import { JobQueue } from '../../src/platform/jobs/queue.js';
 import type { JobRecord, JobRunContext } from '../../src/platform/jobs/types.js';
 import { EventBus, type ServiceEvent } from '../../src/platform/events.js';
@@ -10,6 +12,11 @@ import { JobRepository } from '../../src/platform/jobs/job-repository.js';
 import { KeptWrites } from '../../src/platform/store/kept-writes.js';
 import { createLog } from '../../src/platform/log.js';
 import { removeDir, tempDir } from '../helpers/timbre.js';
+
+/** Kinds whose payloads are anything JSON: these tests are about the queue, not payloads. */
+const WORK = jobKind('work', Type.Unknown());
+const RESUMABLE = jobKind('resumable', Type.Unknown(), { resumable: true });
+const STUBBORN = jobKind('stubborn', Type.Unknown());
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -80,7 +87,7 @@ describe('JobQueue', () => {
 
   function makeQueue(options: { concurrency?: number; maxQueued?: number } = {}): JobQueue {
     const queue = new JobQueue({ jobs, events, concurrency: options.concurrency ?? 1, maxQueued: options.maxQueued ?? 10 });
-    queue.register('work', gate.runner);
+    queue.register(WORK, gate.runner);
     return queue;
   }
 
@@ -103,7 +110,7 @@ describe('JobQueue', () => {
 
   test('runs jobs first in first out and shows their positions', async () => {
     const queue = makeQueue();
-    const [a, b, c] = ['a', 'b', 'c'].map((payload) => queue.submit({ kind: 'work', ownerKeyId: 'key_1', payload }));
+    const [a, b, c] = ['a', 'b', 'c'].map((payload) => queue.submit({ kind: WORK, ownerKeyId: 'key_1', payload }));
     assert.ok(a && b && c);
     assert.equal(a.state, 'queued');
     assert.match(a.id, /^job_[A-Za-z0-9_-]+$/);
@@ -138,7 +145,7 @@ describe('JobQueue', () => {
 
   test('a running job that reports nothing is still heard from: progress repeats with the last fraction', async () => {
     const queue = makeQueue();
-    const job = queue.submit({ kind: 'work', ownerKeyId: 'key_1', payload: 'slow' });
+    const job = queue.submit({ kind: WORK, ownerKeyId: 'key_1', payload: 'slow' });
     const call = await gate.started(0);
     call.context.progress(0.25, 'synthesizing');
     const heard = deferred<ServiceEvent>();
@@ -155,8 +162,8 @@ describe('JobQueue', () => {
 
   test('with concurrency 1 the second job waits; with 2 two run and the third waits', async () => {
     const single = makeQueue();
-    single.submit({ kind: 'work', ownerKeyId: null, payload: 1 });
-    const second = single.submit({ kind: 'work', ownerKeyId: null, payload: 2 });
+    single.submit({ kind: WORK, ownerKeyId: null, payload: 1 });
+    const second = single.submit({ kind: WORK, ownerKeyId: null, payload: 2 });
     const first = await gate.started(0);
     await nextTurn();
     assert.equal(gate.calls.length, 1);
@@ -167,7 +174,7 @@ describe('JobQueue', () => {
 
     gate = new Gate();
     const double = makeQueue({ concurrency: 2 });
-    const ids = [1, 2, 3].map((payload) => double.submit({ kind: 'work', ownerKeyId: null, payload }).id);
+    const ids = [1, 2, 3].map((payload) => double.submit({ kind: WORK, ownerKeyId: null, payload }).id);
     await Promise.all([gate.started(0), gate.started(1)]);
     await nextTurn();
     assert.equal(gate.calls.length, 2);
@@ -180,7 +187,7 @@ describe('JobQueue', () => {
 
   test('a completed job stores its result and reports it in order to its owner', async () => {
     const queue = makeQueue();
-    const job = queue.submit({ kind: 'work', ownerKeyId: 'key_1', taskId: 'task_1', payload: { text: 'hi' } });
+    const job = queue.submit({ kind: WORK, ownerKeyId: 'key_1', taskId: 'task_1', payload: { text: 'hi' } });
     const call = await gate.started(0);
     assert.deepEqual(call.payload, { text: 'hi' });
     call.context.progress(0.5, 'synthesizing', { chunk_index: 0 });
@@ -202,7 +209,7 @@ describe('JobQueue', () => {
 
   test('a job without an owner is announced to everyone', async () => {
     const queue = makeQueue();
-    const job = queue.submit({ kind: 'work', ownerKeyId: null, payload: null });
+    const job = queue.submit({ kind: WORK, ownerKeyId: null, payload: null });
     (await gate.started(0)).outcome.resolve({});
     await queue.wait(job.id);
     for (const event of eventsOf(job.id)) assert.deepEqual(event.audience, { everyone: true });
@@ -210,8 +217,8 @@ describe('JobQueue', () => {
 
   test('cancelling a queued job removes it from the line at once', async () => {
     const queue = makeQueue();
-    const first = queue.submit({ kind: 'work', ownerKeyId: 'key_1', payload: 1 });
-    const second = queue.submit({ kind: 'work', ownerKeyId: 'key_1', payload: 2 });
+    const first = queue.submit({ kind: WORK, ownerKeyId: 'key_1', payload: 1 });
+    const second = queue.submit({ kind: WORK, ownerKeyId: 'key_1', payload: 2 });
     const running = await gate.started(0);
 
     assert.equal(queue.cancel(second.id).state, 'cancelled');
@@ -229,8 +236,8 @@ describe('JobQueue', () => {
 
   test('cancelling a running job aborts its signal and ends it cancelled', async () => {
     const queue = makeQueue();
-    const job = queue.submit({ kind: 'work', ownerKeyId: 'key_1', payload: null });
-    const next = queue.submit({ kind: 'work', ownerKeyId: 'key_1', payload: null });
+    const job = queue.submit({ kind: WORK, ownerKeyId: 'key_1', payload: null });
+    const next = queue.submit({ kind: WORK, ownerKeyId: 'key_1', payload: null });
     const call = await gate.started(0);
 
     assert.equal(queue.cancel(job.id).state, 'running');
@@ -249,13 +256,13 @@ describe('JobQueue', () => {
   test('a runner that fails with its own error after the abort still ends cancelled', async () => {
     const queue = makeQueue();
     const started = deferred<void>();
-    queue.register('stubborn', (_payload, context) => {
+    queue.register(STUBBORN, (_payload, context) => {
       started.resolve();
       return new Promise((_resolve, reject) => {
         context.signal.addEventListener('abort', () => reject(new EngineError('engine_crashed', 'The engine died')));
       });
     });
-    const job = queue.submit({ kind: 'stubborn', ownerKeyId: null, payload: null });
+    const job = queue.submit({ kind: STUBBORN, ownerKeyId: null, payload: null });
     await started.promise;
     queue.cancel(job.id);
     const ended = await queue.wait(job.id);
@@ -271,9 +278,9 @@ describe('JobQueue', () => {
 
   test('a failing runner fails its job with the error code, or internal_error for a plain error', async () => {
     const queue = makeQueue();
-    const engine = queue.submit({ kind: 'work', ownerKeyId: 'key_1', payload: null });
-    const api = queue.submit({ kind: 'work', ownerKeyId: 'key_1', payload: null });
-    const plain = queue.submit({ kind: 'work', ownerKeyId: 'key_1', payload: null });
+    const engine = queue.submit({ kind: WORK, ownerKeyId: 'key_1', payload: null });
+    const api = queue.submit({ kind: WORK, ownerKeyId: 'key_1', payload: null });
+    const plain = queue.submit({ kind: WORK, ownerKeyId: 'key_1', payload: null });
     (await gate.started(0)).outcome.reject(new EngineError('voice_not_found', 'No voice x', { voice: 'x' }));
     (await gate.started(1)).outcome.reject(new ApiError(400, 'text_empty', 'No text'));
     (await gate.started(2)).outcome.reject(new Error('boom'));
@@ -292,11 +299,32 @@ describe('JobQueue', () => {
     assert.deepEqual(typesOf(plain.id), ['job.queued', 'job.started', 'job.failed']);
   });
 
+  test('a payload that does not fit its kind is refused at submit, and a stored one fails only its own job at recovery', async () => {
+    const SPEAK = jobKind('speak', Type.Object({ text: Type.String(), speed: Type.Optional(Type.Number()) }));
+    const queue = makeQueue();
+    queue.register(SPEAK, gate.runner);
+    // @ts-expect-error: the type of a kind's payload is its schema's, so a wrong one does not compile either
+    assert.throws(() => queue.submit({ kind: SPEAK, ownerKeyId: null, payload: { text: 5 } }), /does not fit its kind: \/text/);
+    const at = '2024-01-01T00:00:00.000Z';
+    const base = { ownerKeyId: 'key_1', taskId: null, progress: 0, stage: null, result: null, error: null, startedAt: null, finishedAt: null };
+    jobs.insert({ ...base, id: 'job_outdated', kind: 'speak', state: 'queued', payload: { words: ['hi'] }, createdAt: at });
+    jobs.insert({ ...base, id: 'job_current', kind: 'speak', state: 'queued', payload: { text: 'hi' }, createdAt: '2024-01-01T00:00:01.000Z' });
+    assert.deepEqual(queue.recover(), { requeued: 2, interrupted: 0 });
+    const outdated = await queue.wait('job_outdated');
+    assert.equal(outdated.state, 'failed');
+    assert.equal(outdated.error?.code, 'invalid_job_payload');
+    assert.deepEqual(outdated.error?.details, { kind: 'speak', problem: '/ must have required properties text' });
+    const current = await gate.started(0);
+    assert.deepEqual(current.payload, { text: 'hi' }, 'the queue goes on with the next job');
+    current.outcome.resolve({});
+    assert.equal((await queue.wait('job_current')).state, 'completed');
+  });
+
   test('recover fails jobs that were running with interrupted and runs queued ones again', async () => {
     const at = '2024-01-01T00:00:00.000Z';
     const stored = (id: string, state: JobRecord['state']): JobRecord => ({
       id,
-      kind: 'work',
+      kind: WORK.name,
       ownerKeyId: 'key_1',
       taskId: null,
       state,
@@ -346,7 +374,7 @@ describe('JobQueue', () => {
     jobs.insert(stored('job_later', 'work', 'queued', '2024-01-01T00:00:02.000Z'));
 
     const queue = makeQueue();
-    queue.register('resumable', gate.runner, { resumable: true });
+    queue.register(RESUMABLE, gate.runner);
     assert.deepEqual(queue.recover(), { requeued: 2, interrupted: 1 });
     assert.equal(jobs.findById('job_plain')?.error?.code, 'interrupted');
     const resumed = await gate.started(0);
@@ -363,8 +391,8 @@ describe('JobQueue', () => {
 
   test('close puts a running job of a resumable kind back in the queue instead of cancelling it', async () => {
     const queue = makeQueue();
-    queue.register('resumable', gate.runner, { resumable: true });
-    const job = queue.submit({ kind: 'resumable', ownerKeyId: null, payload: null });
+    queue.register(RESUMABLE, gate.runner);
+    const job = queue.submit({ kind: RESUMABLE, ownerKeyId: null, payload: null });
     await gate.started(0);
     await queue.close();
     const stored = jobs.findById(job.id);
@@ -373,7 +401,7 @@ describe('JobQueue', () => {
     assert.ok(!typesOf(job.id).includes('job.cancelled'));
 
     const next = makeQueue();
-    next.register('resumable', gate.runner, { resumable: true });
+    next.register(RESUMABLE, gate.runner);
     assert.deepEqual(next.recover(), { requeued: 1, interrupted: 0 });
     (await gate.started(1)).outcome.resolve({});
     assert.equal((await next.wait(job.id)).state, 'completed');
@@ -381,10 +409,10 @@ describe('JobQueue', () => {
 
   test('submit refuses with queue_full when maxQueued jobs wait', async () => {
     const queue = makeQueue({ maxQueued: 2 });
-    queue.submit({ kind: 'work', ownerKeyId: null, payload: null });
-    queue.submit({ kind: 'work', ownerKeyId: null, payload: null });
-    queue.submit({ kind: 'work', ownerKeyId: null, payload: null });
-    const error = errorOf(() => queue.submit({ kind: 'work', ownerKeyId: null, payload: null }));
+    queue.submit({ kind: WORK, ownerKeyId: null, payload: null });
+    queue.submit({ kind: WORK, ownerKeyId: null, payload: null });
+    queue.submit({ kind: WORK, ownerKeyId: null, payload: null });
+    const error = errorOf(() => queue.submit({ kind: WORK, ownerKeyId: null, payload: null }));
     assert.equal(error.statusCode, 503);
     assert.equal(error.code, 'queue_full');
     assert.deepEqual(error.details, { max_queued: 2 });
@@ -395,14 +423,14 @@ describe('JobQueue', () => {
 
   test('the estimated wait is null without history and a number once a job of the kind completed', async () => {
     const queue = makeQueue();
-    queue.submit({ kind: 'work', ownerKeyId: null, payload: 1 });
-    queue.submit({ kind: 'work', ownerKeyId: null, payload: 2 });
+    queue.submit({ kind: WORK, ownerKeyId: null, payload: 1 });
+    queue.submit({ kind: WORK, ownerKeyId: null, payload: 2 });
     const first = await gate.started(0);
     assert.equal(queue.status().queued[0]?.estimated_wait_seconds, null);
     first.outcome.resolve({});
 
     await gate.started(1);
-    queue.submit({ kind: 'work', ownerKeyId: null, payload: 3 });
+    queue.submit({ kind: WORK, ownerKeyId: null, payload: 3 });
     const wait = queue.status().queued[0]?.estimated_wait_seconds;
     assert.equal(typeof wait, 'number');
     assert.ok((wait as number) >= 0);
@@ -412,8 +440,8 @@ describe('JobQueue', () => {
 
   test('close aborts running jobs, which end cancelled, and leaves queued ones for the next start', async () => {
     const queue = makeQueue();
-    const running = queue.submit({ kind: 'work', ownerKeyId: null, payload: null });
-    const waiting = queue.submit({ kind: 'work', ownerKeyId: null, payload: null });
+    const running = queue.submit({ kind: WORK, ownerKeyId: null, payload: null });
+    const waiting = queue.submit({ kind: WORK, ownerKeyId: null, payload: null });
     await gate.started(0);
     await queue.close();
     assert.equal(jobs.findById(running.id)?.state, 'cancelled');
@@ -423,9 +451,9 @@ describe('JobQueue', () => {
 
   test('active lists the running jobs, then the queued ones in order, that a filter picks', async () => {
     const queue = makeQueue({ concurrency: 2 });
-    const mine = queue.submit({ kind: 'work', ownerKeyId: 'key_1', payload: null });
-    queue.submit({ kind: 'work', ownerKeyId: 'key_2', payload: null });
-    const waiting = queue.submit({ kind: 'work', ownerKeyId: 'key_1', payload: null });
+    const mine = queue.submit({ kind: WORK, ownerKeyId: 'key_1', payload: null });
+    queue.submit({ kind: WORK, ownerKeyId: 'key_2', payload: null });
+    const waiting = queue.submit({ kind: WORK, ownerKeyId: 'key_1', payload: null });
     await Promise.all([gate.started(0), gate.started(1)]);
     assert.deepEqual(
       queue.active((job) => job.ownerKeyId === 'key_1').map((job) => [job.id, job.state]),

@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import type { EqualizerBand } from '../../platform/audio/effects.js';
 import type { Gender } from '../../platform/engines/types.js';
 import { parseVoiceDescription, type DescribedVoice, type UnderstoodWord } from '../../platform/text/voice-description.js';
@@ -10,19 +11,21 @@ import { roundTo } from '../../platform/util/round.js';
  * choice among equally good base voices and adds a small, repeatable variation.
  */
 
-export type Age = 'child' | 'young' | 'adult' | 'old';
+export const AgeSchema = Type.Enum(['child', 'young', 'adult', 'old']);
+export type Age = Static<typeof AgeSchema>;
 
-export interface DesignInput {
-  description: string;
-  language: string;
-  gender?: Gender;
-  age?: Age;
-  accent?: string;
+export const DesignInputSchema = Type.Object({
+  description: Type.String(),
+  language: Type.String(),
+  gender: Type.Optional(Type.Enum(['female', 'male'])),
+  age: Type.Optional(AgeSchema),
+  accent: Type.Optional(Type.String()),
   /** Steps from the voice's normal, −2 (very low / very slow) … +2 (very high / very fast). */
-  pitch?: number;
-  pace?: number;
-  seed?: number;
-}
+  pitch: Type.Optional(Type.Number()),
+  pace: Type.Optional(Type.Number()),
+  seed: Type.Optional(Type.Integer()),
+});
+export type DesignInput = Static<typeof DesignInputSchema>;
 
 export interface DesignAttributes {
   gender: Gender | null;

@@ -1,6 +1,7 @@
+import { Type, type Static } from 'typebox';
+import { jobKind } from '../../platform/jobs/kinds.js';
 import { withPitch, type VoiceFit } from '../../platform/audio/conversion-fit.js';
 import { convertVoice } from '../../platform/audio/voice-conversion.js';
-import type { EngineCapabilities } from '../../platform/engines/types.js';
 import type { EngineHost } from '../../platform/engines/host/supervisor.js';
 import { ApiError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
@@ -9,7 +10,7 @@ import type { VoiceFiles } from '../../platform/speech/voice-files.js';
 import { type VoiceRecord, type VoiceRepository, saveCustomVoice } from '../voices/index.js';
 import { publicConversion } from './methods.js';
 import { speakProbe } from './target.js';
-import { chooseBaseVoice, designAttributes, designTargets, type DesignAttributes, type DesignInput } from './design-plan.js';
+import { chooseBaseVoice, designAttributes, designTargets, type DesignAttributes, DesignInputSchema } from './design-plan.js';
 import { engineAvailable } from '../../platform/engines/inventory.js';
 import { cancelOwnJobs, type CancelledJob } from '../../platform/jobs/job-cancel.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
@@ -19,7 +20,6 @@ import { analyseSpeech } from './voice-similarity.js';
 import { roundOrNull } from '../../platform/util/round.js';
 import { newId } from '../../platform/util/ids.js';
 
-export const DESIGN_JOB = 'design';
 /**
  * Base voices by engine, first those that shift pitch natively and stay clear doing it (Flite, Pico),
  * then Festival (its HTS voices are shifted afterwards) and eSpeak; Kokoro only when installed.
@@ -28,9 +28,9 @@ const ENGINE_ORDER = ['kokoro', 'flite', 'pico', 'festival', 'espeak'];
 /** Kokoro designs blend the chosen voice with the next one in rank. */
 const KOKORO_BLEND: [number, number] = [0.65, 0.35];
 
-export interface DesignRequest extends DesignInput {
-  name: string;
-}
+const DesignRequestSchema = Type.Object({ ...DesignInputSchema.properties, name: Type.String() });
+export type DesignRequest = Static<typeof DesignRequestSchema>;
+export const DESIGN_JOB = jobKind('design', DesignRequestSchema);
 
 export interface DesignDeps {
   engines: EngineHost;
@@ -48,7 +48,7 @@ export interface DesignDeps {
  */
 export class DesignService {
   constructor(private readonly deps: DesignDeps) {
-    deps.queue.register(DESIGN_JOB, (payload, context) => this.run(payload as DesignRequest, context));
+    deps.queue.register(DESIGN_JOB, (payload, context) => this.run(payload, context));
   }
 
   submit(request: DesignRequest, ownerKeyId: string): JobRecord {
@@ -61,7 +61,7 @@ export class DesignService {
   }
 
   cancel(jobId: string | undefined, ownerKeyId: string): Promise<CancelledJob[]> {
-    return cancelOwnJobs(this.deps.queue, [DESIGN_JOB], ownerKeyId, jobId, 'design');
+    return cancelOwnJobs(this.deps.queue, [DESIGN_JOB.name], ownerKeyId, jobId, 'design');
   }
 
   private async run(request: DesignRequest, context: JobRunContext): Promise<Record<string, unknown>> {
@@ -71,7 +71,7 @@ export class DesignService {
     const { base, partner } = await this.baseVoices(attributes, request);
     const tools = { engines: this.deps.engines, signal: context.signal };
     const style = partner ? await this.blend(base, partner, context.signal) : undefined;
-    const range = (await this.deps.engines.call<EngineCapabilities>(base.engine, 'capabilities', [], { signal: context.signal })).pitch;
+    const range = (await this.deps.engines.capabilities(base.engine, { signal: context.signal })).pitch;
     const render = async (fit: VoiceFit) => {
       const spoken = await speakProbe(tools, base, request.language, { ...(style ? { style } : {}), pitch: fit.enginePitch, speed: fit.engineSpeed });
       return analyseSpeech(this.deps.engines, await convertVoice(spoken, fit.conversion, context.signal), context.signal);
@@ -140,9 +140,7 @@ export class DesignService {
   }
 
   private async blend(base: SpeakingVoice, partner: SpeakingVoice, signal: AbortSignal): Promise<Float32Array> {
-    const styles = await Promise.all(
-      [base, partner].map((voice) => this.deps.engines.call<Float32Array>('kokoro', 'voiceVector', [voice.engineVoice], { signal })),
-    );
+    const styles = await Promise.all([base, partner].map((voice) => this.deps.engines.voiceVector('kokoro', voice.engineVoice, { signal })));
     return mixStyles(styles, KOKORO_BLEND);
   }
 

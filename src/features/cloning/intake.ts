@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import { resample } from '../../platform/audio/analyse/resample.js';
 import { decodeToPcm } from '../../platform/audio/decode.js';
 import { normalizeLoudness } from '../../platform/audio/loudness.js';
@@ -14,7 +15,6 @@ import {
 } from '../../platform/audio/speech-quality.js';
 import type { Span } from '../../platform/audio/trim.js';
 import type { EngineHost } from '../../platform/engines/host/supervisor.js';
-import type { SpeechRegion } from '../../platform/engines/types.js';
 import { ApiError } from '../../platform/errors.js';
 import type { SimilarityMeasure } from './voice-similarity.js';
 import { roundTo } from '../../platform/util/round.js';
@@ -47,14 +47,15 @@ export interface IntakeLimits {
   maxSampleSeconds: number;
 }
 
-export interface SampleSource {
-  path: string;
+export const SampleSourceSchema = Type.Object({
+  path: Type.String(),
   /** Position in the request, named in errors and warnings. */
-  index: number;
-  transcript?: string;
+  index: Type.Integer(),
+  transcript: Type.Optional(Type.String()),
   /** Only this part of the file (create-clips regions). */
-  region?: Span;
-}
+  region: Type.Optional(Type.Object({ start: Type.Number(), end: Type.Number() })),
+});
+export type SampleSource = Static<typeof SampleSourceSchema>;
 
 export interface SampleWarning {
   code: string;
@@ -142,7 +143,7 @@ export class SampleIntake {
 
   private async speechRegions(pcm: Pcm, detector: PreparedSample['speechDetector'], signal: AbortSignal): Promise<Span[]> {
     if (detector === 'level') return energySpeechRegions(pcm);
-    return this.deps.engines.call<SpeechRegion[]>('silero-vad', 'detect', [resample(pcm, VAD_RATE)], { signal });
+    return this.deps.engines.detect('silero-vad', resample(pcm, VAD_RATE), { signal });
   }
 }
 

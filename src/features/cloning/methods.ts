@@ -154,7 +154,7 @@ async function runTimbreMatch(options: MethodOptions, tools: MethodTools, target
   const scored = await scanPresets(tools, target, options.builtinVoices, 0.3, 0.6);
   const nativePitch = new Map<string, EngineCapabilities['pitch']>();
   for (const engine of new Set(scored.map((voice) => voice.voice.engine))) {
-    nativePitch.set(engine, (await tools.engines.call<EngineCapabilities>(engine, 'capabilities', [])).pitch);
+    nativePitch.set(engine, (await tools.engines.capabilities(engine)).pitch);
   }
   const match = await fitTimbreMatch(
     tools,

@@ -1,16 +1,18 @@
+import { Type, type Static } from 'typebox';
+import { jobKind } from '../../platform/jobs/kinds.js';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeWav } from '../../platform/audio/wav.js';
 import type { EngineHost } from '../../platform/engines/host/supervisor.js';
-import type { EngineCapabilities, Transcript } from '../../platform/engines/types.js';
+import type { EngineCapabilities } from '../../platform/engines/types.js';
 import type { Pcm } from '../../platform/audio/pcm.js';
 import { wordErrorRate } from '../../platform/text/wer.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { JobRecord, JobRunContext } from '../../platform/jobs/types.js';
 import type { VoiceFiles } from '../../platform/speech/voice-files.js';
 import { type VoiceRecord, type VoiceRepository, type VoiceSampleRecord, saveCustomVoice } from '../voices/index.js';
-import { checkSingleSpeaker, SampleIntake, type IntakeLimits, type PreparedSample, type SampleSource } from './intake.js';
-import { chooseMethod, methodOptions, runMethod, type CloneMethod, type MethodOutcome } from './methods.js';
+import { checkSingleSpeaker, SampleIntake, SampleSourceSchema, type IntakeLimits, type PreparedSample } from './intake.js';
+import { chooseMethod, CLONE_METHODS, methodOptions, runMethod, type CloneMethod, type MethodOutcome } from './methods.js';
 import { buildTarget, probeSentence, type CloneTarget } from './target.js';
 import { engineAvailable } from '../../platform/engines/inventory.js';
 import { cancelOwnJobs, type CancelledJob } from '../../platform/jobs/job-cancel.js';
@@ -21,21 +23,22 @@ import { SimilarityMeasure } from './voice-similarity.js';
 import { roundOrNull } from '../../platform/util/round.js';
 import { newId } from '../../platform/util/ids.js';
 
-export const CLONE_JOB = 'clone';
 /** PocketSphinx, always installed, judges intelligibility: the same yardstick on every machine. */
 const INTELLIGIBILITY_RECOGNIZER = 'pocketsphinx';
 
-export interface CloneRequest {
-  name: string;
-  language: string;
-  description?: string;
-  gender?: 'female' | 'male';
-  method?: CloneMethod;
+const CloneRequestSchema = Type.Object({
+  name: Type.String(),
+  language: Type.String(),
+  description: Type.Optional(Type.String()),
+  gender: Type.Optional(Type.Enum(['female', 'male'])),
+  method: Type.Optional(Type.Enum(CLONE_METHODS)),
   /** Files in the request's upload folder (`uploadId`), or assets' files, with regions for clips. */
-  samples: SampleSource[];
+  samples: Type.Array(SampleSourceSchema),
   /** Upload folder of this request, removed when the job ends. */
-  uploadId?: string;
-}
+  uploadId: Type.Optional(Type.String()),
+});
+export type CloneRequest = Static<typeof CloneRequestSchema>;
+export const CLONE_JOB = jobKind('clone', CloneRequestSchema);
 
 export interface CloneDeps {
   engines: EngineHost;
@@ -58,7 +61,7 @@ export class CloneService {
 
   constructor(private readonly deps: CloneDeps) {
     this.intake = new SampleIntake({ engines: deps.engines, vadInstalled: () => engineAvailable(deps.modelsDir, 'silero-vad') }, deps.limits);
-    deps.queue.register(CLONE_JOB, (payload, context) => this.run(payload as CloneRequest, context));
+    deps.queue.register(CLONE_JOB, (payload, context) => this.run(payload, context));
   }
 
   /** A new folder for one request's uploads; the job removes it when it ends. */
@@ -86,15 +89,15 @@ export class CloneService {
   }
 
   cancel(jobId: string | undefined, ownerKeyId: string): Promise<CancelledJob[]> {
-    return cancelOwnJobs(this.deps.queue, [CLONE_JOB], ownerKeyId, jobId, 'clone');
+    return cancelOwnJobs(this.deps.queue, [CLONE_JOB.name], ownerKeyId, jobId, 'clone');
   }
 
   /** Upload folders of jobs that no longer wait (a restart lost their job) are removed. */
   async sweepUploads(): Promise<void> {
     const waiting = new Set(
       this.deps.queue.status().queued.flatMap((view) => {
-        const payload = this.deps.queue.get(view.job_id)?.payload as Partial<CloneRequest> | undefined;
-        return payload?.uploadId ? [payload.uploadId] : [];
+        const uploadId = this.deps.queue.payloadOf(CLONE_JOB, view.job_id)?.uploadId;
+        return uploadId ? [uploadId] : [];
       }),
     );
     const folders = await readdir(join(this.deps.dataDir, 'clone-uploads')).catch(() => [] as string[]);
@@ -126,7 +129,7 @@ export class CloneService {
         measure,
         signal: context.signal,
         progress: (fraction: number, stage: string) => context.progress(fraction, stage),
-        styleOf: (voiceId: string) => this.deps.engines.call<Float32Array>('kokoro', 'voiceVector', [voiceId], { signal: context.signal }),
+        styleOf: (voiceId: string) => this.deps.engines.voiceVector('kokoro', voiceId, { signal: context.signal }),
         ...this.recognition(request.language, context.signal),
       };
       const fitted = await runMethod(method, options, tools, target, samples);
@@ -156,8 +159,7 @@ export class CloneService {
     };
     const best = once();
     const judge = once([INTELLIGIBILITY_RECOGNIZER]);
-    const recognize = async (engine: string, pcm: Pcm) =>
-      (await this.deps.engines.call<Transcript>(engine, 'recognize', [{ pcm, language }], { signal })).text.trim();
+    const recognize = async (engine: string, pcm: Pcm) => (await this.deps.engines.recognize(engine, { pcm, language }, { signal })).text.trim();
     return {
       transcribe: async (sample: PreparedSample) => {
         const recognizer = await best();

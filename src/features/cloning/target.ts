@@ -1,7 +1,7 @@
 import type { VoiceAnalysis } from '../../platform/audio/analyse/index.js';
 import { concatPcm, durationOf, type Pcm } from '../../platform/audio/pcm.js';
 import type { EngineHost } from '../../platform/engines/host/supervisor.js';
-import type { SynthesisRequest, SynthesisResult, VoicePrint } from '../../platform/engines/types.js';
+import type { SynthesisRequest, VoicePrint } from '../../platform/engines/types.js';
 import { normalizeText } from '../../platform/text/normalize.js';
 import type { PreparedSample } from './intake.js';
 import { previewSentence } from '../voices/index.js';
@@ -108,7 +108,7 @@ export async function speakProbe(
   extra: Partial<SynthesisRequest> = {},
 ): Promise<Pcm> {
   const request: SynthesisRequest = { text: normalizeText(probeSentence(language), language), voice: voice.engineVoice, language, ...extra };
-  const { pcm } = await tools.engines.call<SynthesisResult>(voice.engine, 'synthesize', [request], { signal: tools.signal });
+  const { pcm } = await tools.engines.synthesize(voice.engine, request, { signal: tools.signal });
   return pcm;
 }
 

@@ -28,11 +28,11 @@ export class SimilarityMeasure {
   }
 
   print(pcm: Pcm): Promise<VoicePrint> {
-    return this.engines.call<VoicePrint>(this.engine, 'extract', [pcm], { signal: this.signal });
+    return this.engines.extract(this.engine, pcm, { signal: this.signal });
   }
 
   similarity(a: VoicePrint, b: VoicePrint): Promise<number> {
-    return this.engines.call<number>(this.engine, 'similarity', [a, b], { signal: this.signal });
+    return this.engines.similarity(this.engine, a, b, { signal: this.signal });
   }
 
   /** The print of a recording, or undefined when it has too little voiced speech to be printed. */
@@ -60,7 +60,7 @@ function unprintable(error: unknown): undefined {
 
 /** Pitch, formants, spectrum and rate of a recording, measured in the engine host. */
 export function analyseSpeech(engines: EngineHost, pcm: Pcm, signal?: AbortSignal): Promise<VoiceAnalysis> {
-  return engines.call<VoiceAnalysis>('acoustic-voiceprint', 'analyse', [pcm], { signal });
+  return engines.analyse('acoustic-voiceprint', pcm, { signal });
 }
 
 /** The element-wise mean of prints of one method: several samples of one speaker become one print. */

@@ -1,5 +1,7 @@
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Type, type Static } from 'typebox';
+import { jobKind } from '../../platform/jobs/kinds.js';
 import { probeAudio } from '../../platform/audio/probe.js';
 import { ApiError } from '../../platform/errors.js';
 import { diskIsFull, insufficientStorage } from '../../platform/storage-full.js';
@@ -11,8 +13,6 @@ import { jobErrorToApiError } from '../../platform/jobs/job-errors.js';
 import { assertDownloadable } from './url-guard.js';
 import { classifyFailure, runYtDlp, tooLarge, tooLong } from './yt-dlp.js';
 
-export const DOWNLOAD_JOB = 'download';
-
 export interface DownloadInput {
   url: string;
   /** Seconds into the media where the audio starts. */
@@ -21,9 +21,14 @@ export interface DownloadInput {
   end?: number;
 }
 
-interface DownloadPayload extends DownloadInput {
-  ownerKeyId: string;
-}
+const DownloadPayloadSchema = Type.Object({
+  url: Type.String(),
+  start: Type.Optional(Type.Number()),
+  end: Type.Optional(Type.Number()),
+  ownerKeyId: Type.String(),
+});
+type DownloadPayload = Static<typeof DownloadPayloadSchema>;
+export const DOWNLOAD_JOB = jobKind('download', DownloadPayloadSchema);
 
 export interface DownloadDeps {
   queue: JobQueue;
@@ -64,7 +69,7 @@ const STATUS_BY_CODE: Record<string, number> = {
  */
 export class DownloadService {
   constructor(private readonly deps: DownloadDeps) {
-    deps.queue.register(DOWNLOAD_JOB, (payload, context) => this.run(payload as DownloadPayload, context));
+    deps.queue.register(DOWNLOAD_JOB, (payload, context) => this.run(payload, context));
   }
 
   /** Refuses a bad URL or section before queueing, so obvious refusals cost no job. */

@@ -1,7 +1,7 @@
 import { CONTENT_TYPES, FILE_EXTENSIONS, type AudioFormat } from '../../platform/audio/encode.js';
 import type { EngineHost } from '../../platform/engines/host/supervisor.js';
 import type { EventBus } from '../../platform/events.js';
-import type { SynthesisRequest } from '../../platform/engines/types.js';
+import { Type, type Static } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { JobRecord, JobRunContext } from '../../platform/jobs/types.js';
@@ -11,9 +11,19 @@ import { checkTextLength } from '../../platform/text/limits.js';
 import { normalizeText } from '../../platform/text/normalize.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
 import { cancelJobs, cancelOwnJobs, type CancelledJob } from '../../platform/jobs/job-cancel.js';
-import { renderingOf, type VoiceRendering } from '../../platform/speech/voice-rendering.js';
+import { renderingOf, VoiceRenderingSchema } from '../../platform/speech/voice-rendering.js';
 import type { VoiceFiles } from '../../platform/speech/voice-files.js';
-import { assertSpeaks, assertUsable, speakToFile, type GenerationFormat, type SpeakingVoice, type VoiceType } from '../../platform/speech/speech.js';
+import {
+  assertSpeaks,
+  assertUsable,
+  GenerationFormatSchema,
+  speakToFile,
+  SpeechRequestSchema,
+  type GenerationFormat,
+  type SpeakingVoice,
+  type VoiceType,
+} from '../../platform/speech/speech.js';
+import { jobKind } from '../../platform/jobs/kinds.js';
 import { newId } from '../../platform/util/ids.js';
 
 export type { SpeakingVoice, VoiceType };
@@ -28,16 +38,17 @@ export interface GenerateInput {
   seed?: number;
 }
 
-interface SynthesisPayload {
-  taskId: string;
-  engine: string;
-  request: SynthesisRequest;
-  rendering: VoiceRendering;
-  format: GenerationFormat;
-  sampleRate?: number;
-}
+const SynthesisPayloadSchema = Type.Object({
+  taskId: Type.String(),
+  engine: Type.String(),
+  request: SpeechRequestSchema,
+  rendering: VoiceRenderingSchema,
+  format: GenerationFormatSchema,
+  sampleRate: Type.Optional(Type.Integer()),
+});
+type SynthesisPayload = Static<typeof SynthesisPayloadSchema>;
 
-export const SYNTHESIS_JOB = 'synthesis';
+export const SYNTHESIS_JOB = jobKind('synthesis', SynthesisPayloadSchema);
 
 export interface GenerationDeps {
   engines: EngineHost;
@@ -57,8 +68,8 @@ export interface GenerationDeps {
  */
 export class GenerationService {
   constructor(private readonly deps: GenerationDeps) {
-    deps.queue.register(SYNTHESIS_JOB, (payload, context) => this.runSynthesis(payload as SynthesisPayload, context));
-    followTaskJobs(deps.events, deps.tasks, deps.audio, [SYNTHESIS_JOB]);
+    deps.queue.register(SYNTHESIS_JOB, (payload, context) => this.runSynthesis(payload, context));
+    followTaskJobs(deps.events, deps.tasks, deps.audio, [SYNTHESIS_JOB.name]);
   }
 
   /** Validates and queues; the caller either waits for the task or follows it on /ws. */
@@ -95,7 +106,7 @@ export class GenerationService {
       updatedAt: now,
     };
     this.deps.tasks.insert(task);
-    const request: SynthesisRequest = {
+    const request: Static<typeof SpeechRequestSchema> = {
       text: normalizeText(input.text, input.language),
       voice: voice.engineVoice,
       language: input.language,
@@ -139,7 +150,7 @@ export class GenerationService {
       if (jobs.length === 0) throw new ApiError(409, 'task_not_cancellable', `Task ${taskId} is ${task.status}`, { task_id: taskId, status: task.status });
       return cancelJobs(this.deps.queue, jobs);
     }
-    return cancelOwnJobs(this.deps.queue, [SYNTHESIS_JOB], ownerKeyId, undefined, 'generation');
+    return cancelOwnJobs(this.deps.queue, [SYNTHESIS_JOB.name], ownerKeyId, undefined, 'generation');
   }
 
   private async runSynthesis(payload: SynthesisPayload, context: JobRunContext): Promise<Record<string, unknown>> {

@@ -1,5 +1,7 @@
 import { access, readFile } from 'node:fs/promises';
-import { encodedRate, encodePcm, FILE_EXTENSIONS, type AudioFormat } from '../../platform/audio/encode.js';
+import { Type, type Static } from 'typebox';
+import { AudioFormatSchema, encodedRate, encodePcm, FILE_EXTENSIONS } from '../../platform/audio/encode.js';
+import { jobKind } from '../../platform/jobs/kinds.js';
 import { mergeChunks } from '../../platform/audio/merge.js';
 import { durationOf } from '../../platform/audio/pcm.js';
 import { parseWav } from '../../platform/audio/wav.js';
@@ -14,18 +16,22 @@ import { renderingOf } from '../../platform/speech/voice-rendering.js';
 import { EngineError } from '../../platform/errors.js';
 import { type LongFormDeps } from './deps.js';
 
-export const LONG_FORM_JOB = 'long-form';
-export const TAKE_JOB = 'chunk-take';
-export const MERGE_JOB = 'merge';
+const SpeakPendingSchema = Type.Object({ taskId: Type.String(), speed: Type.Optional(Type.Number()) });
+const SpeakTakeSchema = Type.Object({ taskId: Type.String(), index: Type.Integer(), take: Type.Integer(), speed: Type.Optional(Type.Number()) });
+const MergeRequestSchema = Type.Object({
+  taskId: Type.String(),
+  format: AudioFormatSchema,
+  pauseMs: Type.Optional(Type.Number()),
+  paragraphPauseMs: Type.Optional(Type.Number()),
+  crossfadeMs: Type.Optional(Type.Number()),
+  normalize: Type.Optional(Type.Boolean()),
+});
+export type MergeRequest = Static<typeof MergeRequestSchema>;
 
-export interface MergeRequest {
-  taskId: string;
-  format: AudioFormat;
-  pauseMs?: number;
-  paragraphPauseMs?: number;
-  crossfadeMs?: number;
-  normalize?: boolean;
-}
+// Both speaking jobs keep each finished take, so a run cut short by a restart simply runs again.
+export const LONG_FORM_JOB = jobKind('long-form', SpeakPendingSchema, { resumable: true });
+export const TAKE_JOB = jobKind('chunk-take', SpeakTakeSchema, { resumable: true });
+export const MERGE_JOB = jobKind('merge', MergeRequestSchema);
 
 const PREFIX = 'preset:';
 
@@ -44,7 +50,7 @@ export class LongFormJobs {
    * chunks. When the job ends early (cancelled, disk full) the takes it did not reach end with it,
    * so no take stays pending with nothing left to speak it.
    */
-  async speakPending(payload: { taskId: string; speed?: number }, context: JobRunContext): Promise<Record<string, unknown>> {
+  async speakPending(payload: Static<typeof SpeakPendingSchema>, context: JobRunContext): Promise<Record<string, unknown>> {
     const chunks = this.deps.chunks.listForTask(payload.taskId);
     const failed: number[] = [];
     let duration = 0;
@@ -70,7 +76,7 @@ export class LongFormJobs {
   }
 
   /** Speaks one take; a take that already has its audio (spoken before a restart) is not spoken again. */
-  async speakTake(payload: { taskId: string; index: number; take: number; speed?: number }, context: JobRunContext): Promise<Record<string, unknown>> {
+  async speakTake(payload: Static<typeof SpeakTakeSchema>, context: JobRunContext): Promise<Record<string, unknown>> {
     const take = this.deps.chunks
       .listForTask(payload.taskId)
       .find((candidate) => candidate.index === payload.index)

@@ -35,17 +35,10 @@ export class LongFormService {
 
   constructor(private readonly deps: LongFormDeps) {
     this.jobs = new LongFormJobs(deps);
-    // Both speaking jobs keep each finished take, so a run cut short by a restart simply runs again.
-    deps.queue.register(LONG_FORM_JOB, (payload, context) => this.jobs.speakPending(payload as { taskId: string; speed?: number }, context), {
-      resumable: true,
-    });
-    deps.queue.register(
-      TAKE_JOB,
-      (payload, context) => this.jobs.speakTake(payload as { taskId: string; index: number; take: number; speed?: number }, context),
-      { resumable: true },
-    );
-    deps.queue.register(MERGE_JOB, (payload, context) => this.jobs.merge(payload as MergeRequest, context));
-    this.status = new LongFormStatus(deps, [LONG_FORM_JOB, TAKE_JOB]);
+    deps.queue.register(LONG_FORM_JOB, (payload, context) => this.jobs.speakPending(payload, context));
+    deps.queue.register(TAKE_JOB, (payload, context) => this.jobs.speakTake(payload, context));
+    deps.queue.register(MERGE_JOB, (payload, context) => this.jobs.merge(payload, context));
+    this.status = new LongFormStatus(deps, [LONG_FORM_JOB.name, TAKE_JOB.name]);
     deps.taskService.describeKind('long-form', (task) => ({ chunks: this.chunksOf(task).map(presentChunk) }));
   }
 

@@ -1,5 +1,7 @@
 import { rm } from 'node:fs/promises';
-import { FILE_EXTENSIONS, encodedRate, type AudioFormat } from '../../platform/audio/encode.js';
+import { Type, type Static } from 'typebox';
+import { AudioFormatSchema, FILE_EXTENSIONS, encodedRate, type AudioFormat } from '../../platform/audio/encode.js';
+import { jobKind } from '../../platform/jobs/kinds.js';
 import { renderAudio, renderVideo } from './mix.js';
 import { ApiError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
@@ -7,22 +9,19 @@ import type { JobRunContext } from '../../platform/jobs/types.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
 import { type TaskRecord, type TaskRepository } from '../tasks/index.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
-import type { MixInput, PictureInput } from './types.js';
+import { MixInputSchema, PictureInputSchema } from './types.js';
 
-export const RENDER_JOB = 'render';
+export const RenderPlanSchema = Type.Object({
+  duration: Type.Number(),
+  inputs: Type.Array(MixInputSchema),
+  picture: Type.Union([PictureInputSchema, Type.Null()]),
+});
+export type RenderPlan = Static<typeof RenderPlanSchema>;
 
-export interface RenderPlan {
-  duration: number;
-  inputs: MixInput[];
-  picture: PictureInput | null;
-}
+const RenderPayloadSchema = Type.Object({ taskId: Type.String(), format: AudioFormatSchema, video: Type.Boolean(), plan: RenderPlanSchema });
+type RenderPayload = Static<typeof RenderPayloadSchema>;
 
-interface RenderPayload {
-  taskId: string;
-  format: AudioFormat;
-  video: boolean;
-  plan: RenderPlan;
-}
+export const RENDER_JOB = jobKind('render', RenderPayloadSchema);
 
 /**
  * Rendering a timeline is a job: the mix (and, with a picture, the mp4) is written atomically and
@@ -30,7 +29,7 @@ interface RenderPayload {
  */
 export class TimelineRenderer {
   constructor(private readonly deps: { queue: JobQueue; tasks: TaskRepository; audio: AudioStore }) {
-    deps.queue.register(RENDER_JOB, (payload, context) => this.run(payload as RenderPayload, context));
+    deps.queue.register(RENDER_JOB, (payload, context) => this.run(payload, context));
   }
 
   /** Queues the render; `wait` false answers at once with the job (follow it on /ws). */

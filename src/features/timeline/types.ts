@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 /**
  * The timeline of a long-form task: tracks holding blocks placed in time. Every duration is in
  * seconds. The timeline's total duration is derived from its blocks, never stored.
@@ -51,24 +52,26 @@ export interface TimelineMedia {
 }
 
 /** An audible piece of a render: a file region placed on the timeline. */
-export interface MixInput {
-  path: string;
-  start: number;
-  trimStart: number;
-  trimEnd: number;
-  gainDb: number;
-  fadeIn: number;
-  fadeOut: number;
-}
+export const MixInputSchema = Type.Object({
+  path: Type.String(),
+  start: Type.Number(),
+  trimStart: Type.Number(),
+  trimEnd: Type.Number(),
+  gainDb: Type.Number(),
+  fadeIn: Type.Number(),
+  fadeOut: Type.Number(),
+});
+export type MixInput = Static<typeof MixInputSchema>;
 
 /** The picture of a video render: an image or a video region placed on the timeline. */
-export interface PictureInput {
-  kind: 'video' | 'image';
-  path: string;
-  start: number;
-  trimStart: number;
-  trimEnd: number;
-}
+export const PictureInputSchema = Type.Object({
+  kind: Type.Enum(['video', 'image']),
+  path: Type.String(),
+  start: Type.Number(),
+  trimStart: Type.Number(),
+  trimEnd: Type.Number(),
+});
+export type PictureInput = Static<typeof PictureInputSchema>;
 
 export function blockEnd(block: Pick<Block, 'start' | 'trim_start' | 'trim_end'>): number {
   return block.start + (block.trim_end - block.trim_start);

@@ -1,3 +1,6 @@
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+import { jobKind } from '../../platform/jobs/kinds.js';
 import { decodeToPcm } from '../../platform/audio/decode.js';
 import type { Pcm } from '../../platform/audio/pcm.js';
 import type { EngineHost } from '../../platform/engines/host/supervisor.js';
@@ -9,29 +12,34 @@ import type { JobRunContext } from '../../platform/jobs/types.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
 import { planWindow } from './windows.js';
 
-export const TRANSCRIPTION_JOB = 'transcription';
 /** Best first: the neural recognizers when installed, else the built-in one. */
 const RECOGNIZERS = ['whisper', 'moonshine', 'pocketsphinx'];
 const RATE = 16_000;
 /** Long audio is decoded and recognized one window at a time, so memory stays flat. */
 const WINDOW_SECONDS = 120;
 
-export type Timestamps = 'none' | 'segment' | 'word';
+const TimestampsSchema = Type.Enum(['none', 'segment', 'word']);
+export type Timestamps = Static<typeof TimestampsSchema>;
 
-export interface TranscriptionRequest {
-  path: string;
-  duration: number;
-  language?: string;
-  timestamps: Timestamps;
-}
+const TranscriptionRequestSchema = Type.Object({
+  path: Type.String(),
+  duration: Type.Number(),
+  language: Type.Optional(Type.String()),
+  timestamps: TimestampsSchema,
+});
+export type TranscriptionRequest = Static<typeof TranscriptionRequestSchema>;
 
-export interface TranscriptionResult {
-  text: string;
-  language: string;
-  duration: number;
-  recognizer: string;
-  segments: TranscriptSegment[];
-}
+const TimedWordSchema = Type.Object({ word: Type.String(), start: Type.Number(), end: Type.Number() });
+const TranscriptionResultSchema = Type.Object({
+  text: Type.String(),
+  language: Type.String(),
+  duration: Type.Number(),
+  recognizer: Type.String(),
+  segments: Type.Array(Type.Object({ start: Type.Number(), end: Type.Number(), text: Type.String(), words: Type.Array(TimedWordSchema) })),
+});
+export type TranscriptionResult = Static<typeof TranscriptionResultSchema>;
+
+export const TRANSCRIPTION_JOB = jobKind('transcription', TranscriptionRequestSchema);
 
 /**
  * Transcription as a queue job: picks the best installed recognizer for the language, and for long
@@ -40,16 +48,14 @@ export interface TranscriptionResult {
  */
 export class TranscriptionService {
   constructor(private readonly deps: { engines: EngineHost; queue: JobQueue; modelsDir: string }) {
-    deps.queue.register(
-      TRANSCRIPTION_JOB,
-      (payload, context) => this.run(payload as TranscriptionRequest, context) as unknown as Promise<Record<string, unknown>>,
-    );
+    deps.queue.register(TRANSCRIPTION_JOB, (payload, context) => this.run(payload, context));
   }
 
   async transcribe(request: TranscriptionRequest, ownerKeyId: string): Promise<TranscriptionResult> {
     const job = this.deps.queue.submit({ kind: TRANSCRIPTION_JOB, ownerKeyId, payload: request });
     const done = await completedJob(this.deps.queue, job.id);
-    return done.result as unknown as TranscriptionResult;
+    if (!Value.Check(TranscriptionResultSchema, done.result)) throw new Error(`Transcription job ${done.id} answered no transcript`);
+    return done.result;
   }
 
   private async run(request: TranscriptionRequest, context: JobRunContext): Promise<TranscriptionResult> {
@@ -100,11 +106,11 @@ export class TranscriptionService {
   }
 
   private speechRegions(pcm: Pcm, context: JobRunContext): Promise<SpeechRegion[]> {
-    return this.deps.engines.call<SpeechRegion[]>('silero-vad', 'detect', [pcm], { signal: context.signal });
+    return this.deps.engines.detect('silero-vad', pcm, { signal: context.signal });
   }
 
   private recognize(engine: string, pcm: Pcm, language: string | undefined, context: JobRunContext): Promise<Transcript> {
-    return this.deps.engines.call<Transcript>(engine, 'recognize', [{ pcm, language }], { signal: context.signal });
+    return this.deps.engines.recognize(engine, { pcm, language }, { signal: context.signal });
   }
 }
 
@@ -112,7 +118,7 @@ export class TranscriptionService {
 export async function installedRecognizers(engines: EngineHost, modelsDir: string, among: readonly string[] = RECOGNIZERS): Promise<EngineCapabilities[]> {
   const installed: EngineCapabilities[] = [];
   for (const id of among) {
-    if (await engineAvailable(modelsDir, id)) installed.push(await engines.call<EngineCapabilities>(id, 'capabilities', []));
+    if (await engineAvailable(modelsDir, id)) installed.push(await engines.capabilities(id));
   }
   return installed;
 }

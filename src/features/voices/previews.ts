@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { durationOf } from '../../platform/audio/pcm.js';
 import { parseWav } from '../../platform/audio/wav.js';
 import type { EngineHost } from '../../platform/engines/host/supervisor.js';
-import type { SynthesisRequest } from '../../platform/engines/types.js';
+import { Type, type Static } from 'typebox';
+import { jobKind } from '../../platform/jobs/kinds.js';
 import { ApiError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { JobRunContext } from '../../platform/jobs/types.js';
@@ -12,12 +13,11 @@ import type { VoiceRecord, VoiceRepository } from './voice-repository.js';
 import { checkTextLength } from '../../platform/text/limits.js';
 import { normalizeText } from '../../platform/text/normalize.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
-import { assertSpeaks, assertUsable, speakToFile, type SpeakingVoice } from '../../platform/speech/speech.js';
+import { assertSpeaks, assertUsable, speakToFile, SpeechRequestSchema, type SpeakingVoice } from '../../platform/speech/speech.js';
 import { voiceNotFound } from './archive.js';
-import { renderingOf, type VoiceRendering } from '../../platform/speech/voice-rendering.js';
+import { renderingOf, VoiceRenderingSchema } from '../../platform/speech/voice-rendering.js';
 import type { VoiceFiles } from '../../platform/speech/voice-files.js';
 
-export const PREVIEW_JOB = 'preview';
 /** Characters (code points) a caller's own preview text may have. */
 export const PREVIEW_MAX_CHARS = 300;
 
@@ -75,13 +75,15 @@ export interface PreviewResult {
   language: string;
 }
 
-interface PreviewPayload {
-  voiceId: string;
-  engine: string;
-  request: SynthesisRequest;
-  rendering: VoiceRendering;
-  stored: string;
-}
+const PreviewPayloadSchema = Type.Object({
+  voiceId: Type.String(),
+  engine: Type.String(),
+  request: SpeechRequestSchema,
+  rendering: VoiceRenderingSchema,
+  stored: Type.String(),
+});
+type PreviewPayload = Static<typeof PreviewPayloadSchema>;
+export const PREVIEW_JOB = jobKind('preview', PreviewPayloadSchema);
 
 /**
  * A short sample of any voice, rendered on the compute queue and recorded as the voice's preview.
@@ -90,7 +92,7 @@ interface PreviewPayload {
  */
 export class PreviewService {
   constructor(private readonly deps: PreviewDeps) {
-    deps.queue.register(PREVIEW_JOB, (payload, context) => this.runPreview(payload as PreviewPayload, context));
+    deps.queue.register(PREVIEW_JOB, (payload, context) => this.runPreview(payload, context));
   }
 
   async generatePreview(voiceId: string, options: { text?: string; language?: string }, ownerKeyId: string): Promise<PreviewResult> {
@@ -109,7 +111,7 @@ export class PreviewService {
       if (audio) return { voiceId: voice.id, audio, duration: durationOf(parseWav(audio)), cached: true, text, language };
     }
 
-    const request: SynthesisRequest = { text: normalizeText(text, language), voice: voice.engineVoice, language };
+    const request: PreviewPayload['request'] = { text: normalizeText(text, language), voice: voice.engineVoice, language };
     const job = this.deps.queue.submit({
       kind: PREVIEW_JOB,
       ownerKeyId,

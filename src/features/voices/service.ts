@@ -49,7 +49,7 @@ function now(): string {
 }
 
 /** Asks every available synthesizer for its voices through the engine host (engines run only there). */
-export function enginePresets(engines: Pick<EngineHost, 'call'>, modelsDir: string): PresetSource {
+export function enginePresets(engines: Pick<EngineHost, 'listVoices'>, modelsDir: string): PresetSource {
   return async () => {
     const synthesizers = engineDescriptors(modelsDir).filter((descriptor) => descriptor.kind === 'synthesizer');
     const failedEngines: string[] = [];
@@ -57,7 +57,7 @@ export function enginePresets(engines: Pick<EngineHost, 'call'>, modelsDir: stri
       synthesizers.map(async (descriptor) => {
         const availability = await descriptor.probe().catch(() => ({ available: false }));
         if (!availability.available) return [];
-        return engines.call<VoiceInfo[]>(descriptor.id, 'listVoices', []).catch(() => {
+        return engines.listVoices(descriptor.id).catch(() => {
           failedEngines.push(descriptor.id);
           return [];
         });

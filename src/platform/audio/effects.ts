@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import { filterPcm } from './decode.js';
 import type { Pcm } from './pcm.js';
 import { requireRange } from './validate.js';
@@ -12,13 +13,14 @@ export interface PitchTempoOptions {
   signal?: AbortSignal;
 }
 
-export interface EqualizerBand {
+export const EqualizerBandSchema = Type.Object({
   /** Centre frequency in Hz, below the Nyquist frequency. */
-  frequency: number;
-  gainDb: number;
+  frequency: Type.Number(),
+  gainDb: Type.Number(),
   /** Quality factor: the centre frequency over the bandwidth. Default 1 (about 1.4 octaves). */
-  q?: number;
-}
+  q: Type.Optional(Type.Number()),
+});
+export type EqualizerBand = Static<typeof EqualizerBandSchema>;
 
 /** rubberband's own limits for both factors. */
 const RUBBERBAND_MIN = 0.01;

@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { Type, type Static } from 'typebox';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runChecked } from '../util/run.js';
@@ -9,9 +10,8 @@ import { encodeWav } from './wav.js';
 import { writeAtomically } from '../util/files.js';
 
 /** Output formats; all mono. `pcm` is raw signed 16-bit little-endian samples without a header. */
-export type AudioFormat = 'wav' | 'wav-float' | 'mp3' | 'ogg' | 'flac' | 'pcm';
-
-export const AUDIO_FORMATS: readonly AudioFormat[] = ['wav', 'wav-float', 'mp3', 'ogg', 'flac', 'pcm'];
+export const AudioFormatSchema = Type.Enum(['wav', 'wav-float', 'mp3', 'ogg', 'flac', 'pcm']);
+export type AudioFormat = Static<typeof AudioFormatSchema>;
 
 /**
  * HTTP content types. Raw pcm is `application/octet-stream` rather than `audio/L16`, because

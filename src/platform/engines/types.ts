@@ -1,3 +1,4 @@
+import type { VoiceAnalysis } from '../audio/analyse/index.js';
 import type { Pcm } from '../audio/pcm.js';
 import { EngineError } from '../errors.js';
 import { EngineKind } from '../models/catalog.js';
@@ -131,6 +132,8 @@ export interface VoicePrinter {
   extract(pcm: Pcm, context: JobContext): Promise<VoicePrint>;
   /** 0 (different speakers) .. 1 (same). */
   similarity(a: VoicePrint, b: VoicePrint): number;
+  /** The full acoustic analysis (pitch, formants, spectrum, rate), for printers that make one. */
+  analyse?(pcm: Pcm, context: JobContext): Promise<VoiceAnalysis>;
   dispose?(): Promise<void>;
 }
 

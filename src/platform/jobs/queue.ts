@@ -5,7 +5,9 @@ import type { Log } from '../log.js';
 import { jobNotFound, needsLogging, newJobRecord, now, publishJobEvent, toJobError } from './records.js';
 import { queueStatus, type QueueStatus } from './status.js';
 import { RunningJob } from './running-job.js';
-import { FINISHED_STATES, type JobRecord, type JobRunner, type SubmitJob } from './types.js';
+import type { Static, TSchema } from 'typebox';
+import { assertPayload, payloadFits, registeredKind, type JobKind, type KindRunner, type RegisteredKind, type SubmitJob } from './kinds.js';
+import { FINISHED_STATES, type JobRecord } from './types.js';
 
 export interface JobQueueOptions {
   jobs: JobRepository;
@@ -31,8 +33,7 @@ type Outcome = { result: Record<string, unknown> } | { error: unknown };
  * so jobs, their waiters and their events move on regardless.
  */
 export class JobQueue {
-  private readonly runners = new Map<string, JobRunner>();
-  private readonly resumable = new Set<string>();
+  private readonly kinds = new Map<string, RegisteredKind>();
   private readonly queued: JobRecord[] = [];
   private readonly running = new Map<string, RunningJob>();
   private readonly waiters = new Map<string, ((record: JobRecord) => void)[]>();
@@ -45,24 +46,20 @@ export class JobQueue {
     }
   }
 
-  /**
-   * `resumable`: a run cut short by a stop of the service may simply run again, because the runner
-   * keeps what it finished (a long-form job skips its spoken chunks); `recover` requeues such jobs.
-   */
-  register(kind: string, runner: JobRunner, options: { resumable?: boolean } = {}): void {
-    if (this.runners.has(kind)) throw new Error(`A runner for job kind ${kind} is already registered`);
-    this.runners.set(kind, runner);
-    if (options.resumable) this.resumable.add(kind);
+  register<S extends TSchema>(kind: JobKind<S>, runner: KindRunner<S>): void {
+    if (this.kinds.has(kind.name)) throw new Error(`A runner for job kind ${kind.name} is already registered`);
+    this.kinds.set(kind.name, registeredKind(kind, runner));
   }
 
   /** Queues a job; it starts on a later tick, so the record returned is always `queued`. */
-  submit(input: SubmitJob): JobRecord {
-    if (!this.runners.has(input.kind)) throw new Error(`No runner is registered for job kind ${input.kind}`);
+  submit<S extends TSchema>(input: SubmitJob<S>): JobRecord {
+    if (this.kinds.get(input.kind.name)?.kind !== input.kind) throw new Error(`No runner is registered for job kind ${input.kind.name}`);
+    assertPayload(input.kind, input.payload);
     const { maxQueued } = this.options;
     if (this.waitingCount() >= maxQueued) {
       throw new ApiError(503, 'queue_full', `${maxQueued} jobs are already waiting; try again later`, { max_queued: maxQueued });
     }
-    const record = newJobRecord(input);
+    const record = newJobRecord({ ...input, kind: input.kind.name });
     this.options.jobs.insert(record);
     this.enqueue(record);
     return { ...record };
@@ -105,6 +102,12 @@ export class JobQueue {
     return active ? { ...active } : this.options.jobs.findById(jobId);
   }
 
+  /** The payload of a job of `kind`, when it is one and its payload fits. */
+  payloadOf<S extends TSchema>(kind: JobKind<S>, jobId: string): Static<S> | undefined {
+    const record = this.get(jobId);
+    return record?.kind === kind.name && payloadFits(kind, record.payload) ? record.payload : undefined;
+  }
+
   status(): QueueStatus {
     const running = [...this.running.values()].map((job) => job.record);
     return queueStatus(this.options.concurrency, running, this.queued, (kind) => this.options.jobs.meanDurationSeconds(kind, DURATION_SAMPLE));
@@ -129,14 +132,14 @@ export class JobQueue {
     let interrupted = 0;
     const stopped = this.options.jobs.listByState('running').filter((record) => !this.activeRecord(record.id));
     const waiting = this.options.jobs.listByState('queued').filter((record) => !this.activeRecord(record.id));
-    for (const record of stopped.filter((job) => !this.resumable.has(job.kind))) {
+    for (const record of stopped.filter((job) => !this.isResumable(job.kind))) {
       this.interrupt(record, 'The service stopped while the job was running');
       interrupted += 1;
     }
-    const resumed = stopped.filter((job) => this.resumable.has(job.kind)).map((record) => ({ ...record, state: 'queued' as const, progress: 0, stage: null }));
+    const resumed = stopped.filter((job) => this.isResumable(job.kind)).map((record) => ({ ...record, state: 'queued' as const, progress: 0, stage: null }));
     for (const record of resumed) this.options.jobs.save(record);
     for (const record of [...resumed, ...waiting].sort((a, b) => a.createdAt.localeCompare(b.createdAt))) {
-      if (this.runners.has(record.kind)) {
+      if (this.kinds.has(record.kind)) {
         this.enqueue(record);
         requeued += 1;
       } else {
@@ -163,6 +166,10 @@ export class JobQueue {
   }
 
   /** Jobs still waiting once the next tick fills the free slots: a burst of submits counts alike. */
+  private isResumable(kind: string): boolean {
+    return this.kinds.get(kind)?.kind.resumable ?? false;
+  }
+
   private waitingCount(): number {
     const free = this.closed ? 0 : this.options.concurrency - this.running.size;
     return Math.max(0, this.queued.length - free);
@@ -197,8 +204,8 @@ export class JobQueue {
   }
 
   private start(record: JobRecord): void {
-    const runner = this.runners.get(record.kind);
-    if (!runner) throw new Error(`No runner is registered for job kind ${record.kind}`);
+    const registered = this.kinds.get(record.kind);
+    if (!registered) throw new Error(`No runner is registered for job kind ${record.kind}`);
     record.state = 'running';
     record.startedAt = now();
     this.options.jobs.save(record);
@@ -209,7 +216,7 @@ export class JobQueue {
     const context = job.context;
     // Through a promise so that a runner throwing synchronously fails its job like a rejection.
     Promise.resolve()
-      .then(() => runner(record.payload, context, { ...record }))
+      .then(() => registered.run(record.payload, context, { ...record }))
       .then(
         (result) => this.settle(job, { result }),
         (error: unknown) => this.settle(job, { error }),
@@ -221,7 +228,7 @@ export class JobQueue {
     const { record } = job;
     job.stop();
     this.running.delete(record.id);
-    if (job.controller.signal.aborted && this.closed && this.resumable.has(record.kind)) {
+    if (job.controller.signal.aborted && this.closed && this.isResumable(record.kind)) {
       this.putBack(record);
     } else if (job.controller.signal.aborted) {
       this.finish(record, 'cancelled', {});

@@ -2,13 +2,13 @@ import { isOpaqueEngineFailure, publicEngineError } from '../engines/types.js';
 import { ApiError, EngineError } from '../errors.js';
 import type { Audience, EventBus } from '../events.js';
 import { insufficientStorage, isStorageFull } from '../storage-full.js';
-import type { JobError, JobRecord, SubmitJob } from './types.js';
+import type { JobError, JobRecord } from './types.js';
 import { newId } from '../util/ids.js';
 
 export const now = () => new Date().toISOString();
 
 /** A fresh `queued` record; 12 random bytes make ids unguessable as well as unique. */
-export function newJobRecord(input: SubmitJob): JobRecord {
+export function newJobRecord(input: Pick<JobRecord, 'kind' | 'ownerKeyId' | 'payload'> & { taskId?: string }): JobRecord {
   return {
     id: newId('job', 12),
     kind: input.kind,

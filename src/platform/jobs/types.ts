@@ -41,13 +41,3 @@ export interface JobRunContext {
   /** Reports progress; `extra` (e.g. `{ chunk_index }`) is added to the `job.progress` event. */
   progress(fraction: number, stage?: string, extra?: Record<string, unknown>): void;
 }
-
-/** Runs one kind of job. Throwing an ApiError or EngineError fails the job with its code. */
-export type JobRunner = (payload: unknown, context: JobRunContext, job: JobRecord) => Promise<Record<string, unknown>>;
-
-export interface SubmitJob {
-  kind: string;
-  ownerKeyId: string | null;
-  taskId?: string;
-  payload: unknown;
-}

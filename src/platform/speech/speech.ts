@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import { durationOf } from '../audio/pcm.js';
 import { encodedRate, encodePcm, type AudioFormat } from '../audio/encode.js';
 import type { SynthesisRequest } from '../engines/types.js';
@@ -80,3 +81,17 @@ export async function speakToFile(
 export const GENERATION_FORMATS = ['wav', 'mp3', 'ogg', 'flac', 'pcm'] as const satisfies readonly AudioFormat[];
 
 export type GenerationFormat = (typeof GENERATION_FORMATS)[number];
+export const GenerationFormatSchema = Type.Enum(GENERATION_FORMATS);
+
+/**
+ * What a job stores of a synthesis request: the text and how to speak it. A clone's reference
+ * recording and style vector are read from the voice's files when the job runs.
+ */
+export const SpeechRequestSchema = Type.Object({
+  text: Type.String(),
+  voice: Type.String(),
+  language: Type.Optional(Type.String()),
+  speed: Type.Optional(Type.Number()),
+  pitch: Type.Optional(Type.Number()),
+  seed: Type.Optional(Type.Integer()),
+});

@@ -1,5 +1,7 @@
 import { parseWav } from '../audio/wav.js';
-import { convertVoice, type VoiceConversion } from '../audio/voice-conversion.js';
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+import { convertVoice, VoiceConversionSchema } from '../audio/voice-conversion.js';
 import type { EngineHost } from '../engines/host/supervisor.js';
 import type { SynthesisRequest, SynthesisResult } from '../engines/types.js';
 import type { VoiceFiles } from './voice-files.js';
@@ -10,26 +12,32 @@ import type { VoiceFiles } from './voice-files.js';
  * conversion chain applied to the engine's output (built-in voices), a speed of its own.
  * File names are inside the voice's folder.
  */
-export interface VoiceRendering {
-  voiceId?: string;
-  reference?: { file: string; transcript: string | null };
-  style?: { file: string };
-  conversion?: VoiceConversion;
+export const VoiceRenderingSchema = Type.Object({
+  voiceId: Type.Optional(Type.String()),
+  reference: Type.Optional(Type.Object({ file: Type.String(), transcript: Type.Union([Type.String(), Type.Null()]) })),
+  style: Type.Optional(Type.Object({ file: Type.String() })),
+  conversion: Type.Optional(VoiceConversionSchema),
   /** Multiplies the request's speed. */
-  speed?: number;
+  speed: Type.Optional(Type.Number()),
   /** Pitch factor for engines that shift pitch natively (the conversion then shifts only what remains). */
-  pitch?: number;
+  pitch: Type.Optional(Type.Number()),
+});
+export type VoiceRendering = Static<typeof VoiceRenderingSchema>;
+
+/** A voice's stored rendering, when its settings hold one that this version reads. */
+function renderingIn(settings: Record<string, unknown>): VoiceRendering | undefined {
+  return Value.Check(VoiceRenderingSchema, settings.rendering) ? settings.rendering : undefined;
 }
 
 /** The files in its folder a voice's rendering reads (a reference recording, a style vector). */
 export function renderingFileNames(settings: Record<string, unknown>): string[] {
-  const rendering = settings.rendering as VoiceRendering | undefined;
+  const rendering = renderingIn(settings);
   return [rendering?.reference?.file, rendering?.style?.file].filter((name): name is string => typeof name === 'string');
 }
 
 /** The rendering recorded in a voice's settings; presets have none. */
 export function renderingOf(voice: { id: string; settings: Record<string, unknown> }): VoiceRendering {
-  const rendering = voice.settings.rendering as VoiceRendering | undefined;
+  const rendering = renderingIn(voice.settings);
   return rendering ? { ...rendering, voiceId: voice.id } : {};
 }
 
@@ -52,7 +60,7 @@ export async function synthesizeAs(
   progress: RenderProgress = {},
 ): Promise<SynthesisResult> {
   const full = await withRendering(deps.voiceFiles, request, rendering);
-  const result = await deps.engines.call<SynthesisResult>(engine, 'synthesize', [full], progress);
+  const result = await deps.engines.synthesize(engine, full, progress);
   if (!rendering.conversion) return result;
   // Word timings no longer match once the tempo changes; they are rescaled with it.
   const pcm = await convertVoice(result.pcm, rendering.conversion, progress.signal);

@@ -3,17 +3,10 @@
  * the structured-clone ("advanced") serialization, so typed arrays cross as they are. A worker on
  * another machine would speak the same messages over another transport.
  */
+import type { EngineCall } from './calls.js';
 
-/** Engine methods a job may call; `args` are that method's parameters without the JobContext. */
-export type EngineMethod = 'listVoices' | 'voiceVector' | 'synthesize' | 'recognize' | 'extract' | 'similarity' | 'detect' | 'analyse' | 'capabilities';
-
-export interface RunMessage {
-  type: 'run';
-  id: number;
-  engine: string;
-  method: EngineMethod;
-  args: unknown[];
-}
+/** A call of an engine method; `args` are that method's parameters without the JobContext. */
+export type RunMessage = { type: 'run'; id: number; engine: string } & EngineCall;
 
 export interface CancelMessage {
   type: 'cancel';

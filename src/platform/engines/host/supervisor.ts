@@ -1,7 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { EngineMethod, FromHost, ToHost } from './protocol.js';
+import { EngineClient, type CallOptions, type EngineCall, type EngineMethod, type EngineResult } from './calls.js';
+import type { FromHost, ToHost } from './protocol.js';
 import { EngineError } from '../../errors.js';
 
 export interface EngineHostOptions {
@@ -20,12 +21,6 @@ export interface EngineHostOptions {
   cancelGraceMs: number;
   /** Accept test-only fault messages (crash, hang, allocate). */
   faults?: boolean;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  onProgress?: (fraction: number, stage?: string) => void;
-  timeoutMs?: number;
 }
 
 interface Job {
@@ -58,7 +53,7 @@ async function residentBytes(pid: number): Promise<number> {
  * Runs engine jobs in supervised child processes. A crash, hang or memory blow-up fails only the
  * job that caused it; the next job gets a fresh host.
  */
-export class EngineHost {
+export class EngineHost extends EngineClient {
   private readonly hosts: HostProcess[] = [];
   private readonly queue: Job[] = [];
   private nextId = 1;
@@ -66,11 +61,13 @@ export class EngineHost {
   private loaded: string[] = [];
   private closed = false;
 
-  constructor(private readonly options: EngineHostOptions) {}
+  constructor(private readonly options: EngineHostOptions) {
+    super();
+  }
 
-  call<T>(engine: string, method: EngineMethod, args: unknown[], options: CallOptions = {}): Promise<T> {
+  protected run<M extends EngineMethod>(engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
     const id = this.nextId++;
-    return this.enqueue<T>(id, { type: 'run', id, engine, method, args }, options);
+    return this.enqueue<EngineResult<M>>(id, { type: 'run', id, engine, ...call }, options);
   }
 
   /** Test-only: makes the host crash, hang or exhaust memory while running a job. */
@@ -109,6 +106,7 @@ export class EngineHost {
         options,
         resolve: (value) => {
           settled();
+          // The host runs this same code behind the same interfaces: a result is the called method's.
           resolve(value as T);
         },
         reject: (error) => {

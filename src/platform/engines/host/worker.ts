@@ -3,9 +3,10 @@
  * A native crash here ends this process only; the supervisor fails the job and starts a new host.
  */
 import { engineDescriptors } from '../registry.js';
-import { type Engine, type JobContext } from '../types.js';
+import type { JobContext } from '../types.js';
+import { invokeEngine } from './calls.js';
 import { LoadedEngines } from './loaded-engines.js';
-import type { EngineMethod, FromHost, RunMessage, ToHost } from './protocol.js';
+import type { FromHost, RunMessage, ToHost } from './protocol.js';
 import { EngineError } from '../../errors.js';
 
 const modelsDir = process.env.TIMBRE_MODELS_DIR ?? '';
@@ -19,16 +20,6 @@ const running = new Map<number, AbortController>();
 
 function send(message: FromHost): void {
   process.send?.(message);
-}
-
-function invoke(engine: Engine, method: EngineMethod, args: unknown[], context: JobContext): Promise<unknown> {
-  if (method === 'capabilities') return Promise.resolve(engine.capabilities);
-  const target = engine as unknown as Record<string, unknown>;
-  const fn = target[method];
-  if (typeof fn !== 'function') {
-    throw new EngineError('method_not_supported', `${engine.capabilities.engine} cannot ${method}`, { engine: engine.capabilities.engine, method });
-  }
-  return Promise.resolve((fn as (...params: unknown[]) => unknown).apply(engine, [...args, context]));
 }
 
 function describeError(error: unknown, signal: AbortSignal): { code: string; message: string; details: Record<string, unknown> } {
@@ -45,7 +36,7 @@ async function run(message: RunMessage): Promise<void> {
     progress: (fraction, stage) => send({ type: 'progress', id: message.id, fraction, stage }),
   };
   try {
-    const value = await engines.with(message.engine, (engine) => invoke(engine, message.method, message.args, context));
+    const value = await engines.with(message.engine, (engine) => invokeEngine(engine, message, context));
     if (controller.signal.aborted) throw controller.signal.reason;
     send({ type: 'result', id: message.id, value, loaded: engines.loaded() });
   } catch (error) {

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
-import { watch } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { decodeToPcm } from '../../src/platform/audio/decode.js';
-import { AudioFormatSchema, CONTENT_TYPES, encodedRate, encodeFile, encodePcm, FILE_EXTENSIONS, type AudioFormat } from '../../src/platform/audio/encode.js';
+import { AudioFormatSchema, CONTENT_TYPES, encodedRate, encodePcm, FILE_EXTENSIONS, type AudioFormat } from '../../src/platform/audio/encode.js';
 import { durationOf } from '../../src/platform/audio/pcm.js';
 import { probeAudio } from '../../src/platform/audio/probe.js';
-import { encodeWav } from '../../src/platform/audio/wav.js';
 import { sine } from './audio-signals.js';
 import { EngineError } from '../../src/platform/errors.js';
 
@@ -83,38 +81,10 @@ test('Opus and MP3 rates are raised to the next rate the encoder takes', () => {
   assert.equal(encodedRate('flac', 22050), 22050);
 });
 
-test('encodeFile converts file to file and leaves only the output', async () => {
-  const dir = await emptyDir();
-  const input = join(dir, 'tone.wav');
-  await writeFile(input, encodeWav(tone));
-  const output = join(dir, 'tone.flac');
-  await encodeFile(input, output, 'flac', { sampleRate: 16000 });
-  const info = await probeAudio(output);
-  assert.deepEqual([info.codec, info.formatName, info.sampleRate, info.channels], ['flac', 'flac', 16000, 1]);
-  assert.ok(Math.abs(info.duration! - 1.5) < 0.001);
-  assert.deepEqual((await readdir(dir)).sort(), ['tone.flac', 'tone.wav']);
-});
-
-test('aborting a long encodeFile rejects and leaves no output or temporary file', async () => {
-  const dir = await emptyDir();
-  const input = join(dir, 'long.wav');
-  await writeFile(input, encodeWav(sine(440, 300, 48000)));
-  const controller = new AbortController();
-  // Abort as soon as ffmpeg has created its (temporary) output: the encode is then under way.
-  const watcher = watch(dir, () => controller.abort());
-  try {
-    await assert.rejects(encodeFile(input, join(dir, 'long.ogg'), 'ogg', { signal: controller.signal }), { name: 'AbortError' });
-  } finally {
-    watcher.close();
-  }
-  assert.deepEqual(await readdir(dir), ['long.wav']);
-});
-
 test('an already aborted signal rejects before anything runs', async () => {
   const dir = await emptyDir();
   const signal = AbortSignal.abort();
   await assert.rejects(encodePcm(tone, 'mp3', { signal }), { name: 'AbortError' });
-  await assert.rejects(encodeFile(join(dir, 'missing.wav'), join(dir, 'out.mp3'), 'mp3', { signal }), { name: 'AbortError' });
   assert.deepEqual(await readdir(dir), []);
 });
 

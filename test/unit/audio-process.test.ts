@@ -3,10 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
 import { test } from 'node:test';
-import { changePitchTempo, equalize, resample } from '../../src/platform/audio/effects.js';
+import { changePitchTempo, resample, type EqualizerBand } from '../../src/platform/audio/effects.js';
+import { convertVoice } from '../../src/platform/audio/voice-conversion.js';
 import { measureLoudness, normalizeLoudness } from '../../src/platform/audio/loudness.js';
-import { durationOf } from '../../src/platform/audio/pcm.js';
-import { speechBounds, trimSilence } from '../../src/platform/audio/trim.js';
+import { durationOf, type Pcm } from '../../src/platform/audio/pcm.js';
+import { speechBounds } from '../../src/platform/audio/trim.js';
 import { encodeWav } from '../../src/platform/audio/wav.js';
 import { dominantFrequency, join, noise, rmsDb, silence, sine } from './audio-signals.js';
 
@@ -66,31 +67,19 @@ test('normalization targets outside what loudnorm accepts are refused', async ()
 
 // Silence trimming
 
-test('trimSilence removes leading and trailing silence, keeping the padding', () => {
+test('speech bounds run from the first to the last frame that reaches the threshold', () => {
   const input = join(silence(0.5, RATE), sine(300, 1, RATE), silence(0.7, RATE));
   const bounds = speechBounds(input);
   assert.ok(bounds);
   assertNear(bounds.start, 0.5, 0.01, 'sound start');
   assertNear(bounds.end, 1.5, 0.01, 'sound end');
-  const trimmed = trimSilence(input);
-  assertNear(trimmed.start, 0.45, 0.011, 'kept start');
-  assertNear(trimmed.end, 1.55, 0.011, 'kept end');
-  assertNear(durationOf(trimmed.pcm), trimmed.end - trimmed.start, 1 / RATE, 'kept duration');
-  assert.equal(trimmed.pcm.samples[Math.round((0.5 - trimmed.start) * RATE) + 100], input.samples[Math.round(0.5 * RATE) + 100]);
 });
 
-test('a noise floor under the threshold counts as silence; padding stops at the edges', () => {
+test('a noise floor under the threshold counts as silence; all-silent input has no bounds', () => {
   const input = join(sine(300, 1, RATE), noise(1, RATE, 0.002));
-  const trimmed = trimSilence(input, { thresholdDb: -45, padSeconds: 0.2 });
-  assert.equal(trimmed.start, 0);
-  assertNear(trimmed.end, 1.2, 0.011, 'kept end');
-  assert.equal(trimSilence(input, { thresholdDb: -70 }).end, 2);
-});
-
-test('all-silent input has no bounds and trims to empty audio', () => {
+  assertNear(speechBounds(input, { thresholdDb: -45 })?.end ?? 0, 1, 0.011, 'end before the noise');
+  assert.equal(speechBounds(input, { thresholdDb: -70 })?.end, 2);
   assert.equal(speechBounds(silence(1, RATE)), null);
-  const trimmed = trimSilence(silence(1, RATE));
-  assert.deepEqual([trimmed.pcm.samples.length, trimmed.start, trimmed.end], [0, 0, 0]);
 });
 
 // Pitch, tempo, equalisation, resampling
@@ -131,10 +120,11 @@ test('no change returns a copy; invalid factors are refused', async () => {
   await assert.rejects(changePitchTempo(voiceLike, { semitones: Number.POSITIVE_INFINITY }), RangeError);
 });
 
-test('equalize boosts the band it names and leaves distant ones', async () => {
+test("a conversion's equalizer boosts the band it names and leaves distant ones", async () => {
   const band = [{ frequency: 2000, gainDb: 12, q: 2 }];
   const inBand = sine(2000, 1, RATE, 0.1);
   const outOfBand = sine(100, 1, RATE, 0.1);
+  const equalize = (pcm: Pcm, equalizer: EqualizerBand[]) => convertVoice(pcm, { semitones: 0, formantScale: 1, tempo: 1, equalizer });
   assertNear(rmsDb(await equalize(inBand, band)) - rmsDb(inBand), 12, 1, 'boost in band');
   assertNear(rmsDb(await equalize(outOfBand, band)) - rmsDb(outOfBand), 0, 0.5, 'change out of band');
   const cut = await equalize(inBand, [

@@ -20,8 +20,3 @@ export const ALL_SCOPES = Object.keys(SCOPE_DEFAULT_LIMITS) as Scope[];
 export function isScope(value: string): value is Scope {
   return Object.hasOwn(SCOPE_DEFAULT_LIMITS, value);
 }
-
-/** The limit table a key gets when it is created without explicit limits. */
-export function defaultLimitsFor(scopes: readonly Scope[]): RateLimits {
-  return Object.fromEntries(scopes.map((scope) => [scope, SCOPE_DEFAULT_LIMITS[scope]]));
-}

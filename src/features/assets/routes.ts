@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { realpath, rm, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { isInside } from '../../platform/util/files.js';
 import { Type } from 'typebox';
 import { probeAudio, type AudioInfo } from '../../platform/audio/probe.js';
 import type { Config } from '../../platform/config.js';
@@ -175,11 +176,6 @@ async function allowedLocalPath(path: string, roots: readonly string[]): Promise
   if (!inside(real)) throw notAllowed(path);
   if (!(await stat(real)).isFile()) throw new ApiError(404, 'file_not_found', `${path} is not a file`, { path });
   return real;
-}
-
-function isInside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
 function notAllowed(path: string): ApiError {

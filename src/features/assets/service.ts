@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
-import { extname, join, resolve, sep } from 'node:path';
+import { extname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { probeAudio, type AudioInfo } from '../../platform/audio/probe.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Log } from '../../platform/log.js';
 import { bestEffort } from '../../platform/storage-full.js';
-import { moveFile } from '../../platform/util/files.js';
+import { moveFile, resolveInside } from '../../platform/util/files.js';
 import type { AssetOrigin, AssetRecord, AssetRepository } from './repository.js';
 import { newId } from '../../platform/util/ids.js';
 
@@ -133,9 +133,7 @@ export class AssetService {
 
   /** The asset's file; refuses a stored path that would leave the assets folder. */
   absolutePath(asset: AssetRecord): string {
-    const path = resolve(this.dataDir, asset.path);
-    if (!path.startsWith(`${this.root}${sep}`)) throw new Error(`asset path ${asset.path} is outside ${this.root}`);
-    return path;
+    return resolveInside(this.root, this.dataDir, asset.path);
   }
 
   list(ownerKeyId: string): AssetRecord[] {

@@ -1,13 +1,12 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { languageSchema } from '../../platform/http/schemas.js';
 import type { JobRecord } from '../../platform/jobs/types.js';
 import { publicVoice, type VoiceService } from '../voices/index.js';
 
 /** What clone and design creation share: the language field, the 201 and 202 answers, and cancellation. */
 
-export const LanguageField = Type.Optional(
-  Type.String({ minLength: 2, maxLength: 35, pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'BCP-47 language the voice speaks; en when absent' }),
-);
+export const LanguageField = Type.Optional(languageSchema('BCP-47 language the voice speaks; en when absent'));
 
 export const CreationAcceptedSchema = Type.Object({
   job_id: Type.String({ description: 'Follow it on /ws; its result names the new voice' }),

@@ -2,14 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { type GenerationService, type VoiceType } from './service.js';
 import { callerOf } from '../access/index.js';
-import { CancelledSchema, presentCancelled, withErrors } from '../../platform/http/schemas.js';
+import { CancelledSchema, presentCancelled, withErrors, languageSchema } from '../../platform/http/schemas.js';
 import { GENERATION_FORMATS } from '../../platform/speech/speech.js';
 
 const GenerateBodySchema = Type.Object(
   {
     voice_id: Type.String({ minLength: 1, maxLength: 200, description: 'Identifier of the voice to speak with' }),
     text: Type.String({ description: 'Text to speak; at most TIMBRE_MAX_TEXT_CHARS characters (default 5000)' }),
-    language: Type.String({ minLength: 2, maxLength: 35, pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'BCP-47 language code of the text' }),
+    language: languageSchema('BCP-47 language code of the text'),
     speed: Type.Optional(Type.Number({ minimum: 0.5, maximum: 2, description: '1 is the voice’s normal rate' })),
     format: Type.Optional(Type.Unsafe<(typeof GENERATION_FORMATS)[number]>({ type: 'string', enum: [...GENERATION_FORMATS], default: 'wav' })),
     sample_rate: Type.Optional(Type.Integer({ minimum: 8000, maximum: 48000, description: 'Output rate; the voice’s own rate when absent' })),

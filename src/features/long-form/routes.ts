@@ -10,9 +10,9 @@ import { presentChunk } from './presentation.js';
 import type { SegmentInput } from './plan.js';
 import { parseScript } from '../../platform/text/script.js';
 import { callerOf } from '../access/index.js';
-import { withErrors } from '../../platform/http/schemas.js';
+import { withErrors, languageSchema } from '../../platform/http/schemas.js';
 
-const Language = Type.String({ minLength: 2, maxLength: 35, pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$' });
+const Language = languageSchema();
 const VoiceId = Type.String({ minLength: 1, maxLength: 200 });
 const Text = Type.String({ minLength: 1 });
 const Common = {

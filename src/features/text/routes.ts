@@ -1,19 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DEFAULT_LANGUAGE, DEFAULT_MAX_CHARS, splitSentences } from '../../platform/text/split.js';
-import { withErrors } from '../../platform/http/schemas.js';
+import { withErrors, languageSchema } from '../../platform/http/schemas.js';
 
 const SplitBodySchema = Type.Object(
   {
     text: Type.String({ minLength: 1, maxLength: 100_000, description: 'Text to split into sentences' }),
-    language: Type.Optional(
-      Type.String({
-        minLength: 2,
-        maxLength: 35,
-        pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
-        description: `BCP-47 language code of the text; ${DEFAULT_LANGUAGE} when absent`,
-      }),
-    ),
+    language: Type.Optional(languageSchema(`BCP-47 language code of the text; ${DEFAULT_LANGUAGE} when absent`)),
     max_chars: Type.Optional(
       Type.Integer({ minimum: 20, maximum: 5000, default: DEFAULT_MAX_CHARS, description: 'Longer sentences are cut at clause boundaries' }),
     ),

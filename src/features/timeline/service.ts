@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ApiError } from '../../platform/errors.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
 import { type ChunkRepository, selected } from '../long-form/index.js';
@@ -7,7 +7,7 @@ import { type TaskRecord } from '../tasks/index.js';
 import type { TimelineRepository } from './repository.js';
 import { type AssetService } from '../assets/index.js';
 import { applyLayout, defaultDocument, playingBlocks, round, timelineDuration, type BlockLayout, type SourceLength } from './layout.js';
-import { moveFile } from '../../platform/util/files.js';
+import { moveFile, resolveInside } from '../../platform/util/files.js';
 import { probePicture } from './media.js';
 import { blockEnd, type Block, type BlockSource, type MixInput, type PictureInput, type TimelineDocument, type TimelineMedia, type Track } from './types.js';
 import { newId } from '../../platform/util/ids.js';
@@ -233,10 +233,7 @@ export class TimelineService {
 
   /** The media file; refuses a stored path that would leave the timeline folder. */
   private mediaPath(media: TimelineMedia): string {
-    const root = resolve(this.dataDir, MEDIA_DIR);
-    const path = resolve(this.dataDir, media.path);
-    if (!path.startsWith(`${root}${sep}`)) throw new Error(`media path ${media.path} is outside ${root}`);
-    return path;
+    return resolveInside(resolve(this.dataDir, MEDIA_DIR), this.dataDir, media.path);
   }
 
   /** A track id from the name (`voice over` → `voice-over`), suffixed when taken. */

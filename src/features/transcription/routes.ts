@@ -7,12 +7,11 @@ import { uploadTempDir, type AssetService } from '../assets/index.js';
 import type { Timestamps, TranscriptionResult, TranscriptionService } from './service.js';
 import { toSrt, toVtt } from '../../platform/text/subtitles.js';
 import { callerOf } from '../access/index.js';
-import { withErrors } from '../../platform/http/schemas.js';
+import { withErrors, LANGUAGE_TAG } from '../../platform/http/schemas.js';
 import { receiveUpload } from '../../platform/http/uploads.js';
 
 const TIMESTAMPS = ['none', 'segment', 'word'] as const;
 const FORMATS = ['json', 'text', 'srt', 'vtt'] as const;
-const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 const ASSET_ID = /^asset_[A-Za-z0-9_-]+$/;
 
 interface Options {
@@ -35,7 +34,7 @@ function readOptions(fields: Record<string, unknown>, needAsset: boolean): Optio
   if (needAsset && !assetId) problems.push({ field: 'body.asset_id', message: 'is required without an uploaded file' });
   if (assetId && !ASSET_ID.test(assetId)) problems.push({ field: 'body.asset_id', message: 'is not an asset id' });
   const language = text('language');
-  if (language && !LANGUAGE.test(language)) problems.push({ field: 'body.language', message: 'must be a BCP-47 language code' });
+  if (language && !LANGUAGE_TAG.test(language)) problems.push({ field: 'body.language', message: 'must be a BCP-47 language code' });
   const timestamps = text('timestamps') ?? 'segment';
   if (!(TIMESTAMPS as readonly string[]).includes(timestamps)) problems.push({ field: 'body.timestamps', message: `must be one of ${TIMESTAMPS.join(', ')}` });
   const format = text('format') ?? 'json';

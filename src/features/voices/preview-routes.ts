@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PREVIEW_MAX_CHARS, type PreviewService } from './previews.js';
 import { callerOf } from '../access/index.js';
-import { withErrors } from '../../platform/http/schemas.js';
+import { withErrors, languageSchema } from '../../platform/http/schemas.js';
 
 const VoiceParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 
@@ -11,14 +11,7 @@ const PreviewBodySchema = Type.Object(
     text: Type.Optional(
       Type.String({ description: `Text to speak instead of the language's preview sentence; at most ${PREVIEW_MAX_CHARS} characters (413 text_too_long)` }),
     ),
-    language: Type.Optional(
-      Type.String({
-        minLength: 2,
-        maxLength: 35,
-        pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
-        description: "BCP-47 language; the voice's own language when absent",
-      }),
-    ),
+    language: Type.Optional(languageSchema("BCP-47 language; the voice's own language when absent")),
   },
   { additionalProperties: false },
 );

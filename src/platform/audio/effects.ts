@@ -54,13 +54,6 @@ export async function changePitchTempo(pcm: Pcm, options: PitchTempoOptions): Pr
   return { samples: withLength(stretched.samples, Math.round(pcm.samples.length / tempo)), sampleRate: pcm.sampleRate };
 }
 
-/** Applies peaking equalizer bands in sequence (ffmpeg `equalizer` filters); same rate out. */
-export async function equalize(pcm: Pcm, bands: readonly EqualizerBand[], signal?: AbortSignal): Promise<Pcm> {
-  if (bands.length === 0) return copyOf(pcm);
-  const filters = bands.map((band) => equalizerFilter(band, pcm.sampleRate / 2));
-  return filterPcm(pcm, filters.join(','), signal);
-}
-
 /** Converts to another sample rate with ffmpeg's `aresample`. */
 export async function resample(pcm: Pcm, sampleRate: number, signal?: AbortSignal): Promise<Pcm> {
   requireRange('sample rate', sampleRate, 1000, 768000);

@@ -2,12 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Type, type Static } from 'typebox';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runChecked } from '../util/run.js';
-import { QUIET, runWithPcmInput } from './decode.js';
+import { runWithPcmInput } from './decode.js';
 import { resample } from './effects.js';
 import type { Pcm } from './pcm.js';
 import { encodeWav } from './wav.js';
-import { writeAtomically } from '../util/files.js';
 
 /** Output formats; all mono. `pcm` is raw signed 16-bit little-endian samples without a header. */
 export const AudioFormatSchema = Type.Enum(['wav', 'wav-float', 'mp3', 'ogg', 'flac', 'pcm']);
@@ -93,19 +91,4 @@ export async function encodePcm(pcm: Pcm, format: AudioFormat, options: EncodeOp
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-/**
- * Converts any ffmpeg-readable file to `format` (first audio stream, mixed to mono), streaming:
- * ffmpeg reads and writes the files, nothing is held in memory. Without `sampleRate` ffmpeg keeps
- * the input's rate when the encoder takes it, else picks one it takes. The output appears
- * complete or not at all.
- */
-export async function encodeFile(inputPath: string, outputPath: string, format: AudioFormat, options: EncodeOptions = {}): Promise<void> {
-  const rate = options.sampleRate === undefined ? [] : ['-ar', String(encodedRate(format, options.sampleRate))];
-  await writeAtomically(outputPath, (tempPath) =>
-    runChecked('ffmpeg', ['-nostdin', ...QUIET, '-i', inputPath, '-map', '0:a:0', '-ac', '1', ...rate, ...CODEC_ARGS[format], '-y', tempPath], {
-      signal: options.signal,
-    }),
-  );
 }

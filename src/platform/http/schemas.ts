@@ -11,6 +11,13 @@ export const ErrorEnvelopeSchema = Type.Object(
   },
   { $id: 'ErrorEnvelope', description: 'Every error response has this shape' },
 );
+/** The shape of a BCP-47 language tag the API accepts: `en`, `en-US`, `zh-Hant-TW`. */
+export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+export function languageSchema(description?: string) {
+  return Type.String({ minLength: 2, maxLength: 35, pattern: LANGUAGE_TAG.source, ...(description === undefined ? {} : { description }) });
+}
+
 export const TimestampSchema = Type.String({ format: 'date-time' });
 
 export const NullableTimestampSchema = Type.Union([TimestampSchema, Type.Null()]);

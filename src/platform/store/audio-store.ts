@@ -1,6 +1,6 @@
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
-import { writeAtomically } from '../util/files.js';
+import { join, resolve } from 'node:path';
+import { resolveInside, writeAtomically } from '../util/files.js';
 
 /** Generated audio files live under `<data dir>/audio/`, named by ids the service made itself. */
 const AUDIO_DIR = 'audio';
@@ -21,9 +21,7 @@ export class AudioStore {
 
   /** The absolute path of a stored relative path; refuses anything outside the audio folder. */
   absolute(stored: string): string {
-    const path = resolve(this.dataDir, stored);
-    if (!path.startsWith(`${this.root}${sep}`)) throw new Error(`audio path ${stored} is outside ${this.root}`);
-    return path;
+    return resolveInside(this.root, this.dataDir, stored);
   }
 
   /** Writes through a temporary file and a rename, so a reader never sees a partial file. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { diskIsFull, insufficientStorage } from '../storage-full.js';
 import { ProgramError } from './run.js';
 
@@ -32,4 +32,17 @@ export async function writeAtomically(outputPath: string, write: (tempPath: stri
     await rm(tempPath, { force: true });
     throw outOfSpace ? insufficientStorage() : error;
   }
+}
+
+/** Whether `path` lies strictly inside the folder `root` (both absolute). */
+export function isInside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+/** A stored path (relative to `base`) made absolute; one that would leave `root` is refused. */
+export function resolveInside(root: string, base: string, stored: string): string {
+  const path = resolve(base, stored);
+  if (!isInside(path, root)) throw new Error(`path ${stored} is outside ${root}`);
+  return path;
 }

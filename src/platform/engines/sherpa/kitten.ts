@@ -11,10 +11,10 @@ import {
   type KokoroShape,
   type OnnxInfo,
 } from '../model-files.js';
-import type { EngineDescriptor, Gender, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
-import { generate, neuralCapabilities, neuralEngine, requireText } from './common.js';
-import { KokoroBlends, readStyleTable } from './kokoro-blend.js';
+import type { EngineDescriptor, Gender, SynthesisRequest, Synthesizer, VoiceInfo } from '../types.js';
+import { neuralCapabilities, neuralEngine } from './common.js';
 import { DEBIAN_ESPEAK_DATA } from './kokoro.js';
+import { StyleTableSynthesizer } from './style-synthesizer.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 import { EngineError } from '../../errors.js';
 
@@ -115,55 +115,27 @@ function kittenVoices(shape: KokoroShape): KittenVoice[] {
   });
 }
 
-class KittenSynthesizer implements Synthesizer {
+class KittenSynthesizer extends StyleTableSynthesizer<KittenVoice> {
   readonly capabilities = neuralCapabilities('kitten', 'synthesizer', { languages: LANGUAGES, blendableVoices: true, speed: true });
-  private main!: OfflineTts;
-  private readonly blends: KokoroBlends;
-  private readonly voices: Map<string, KittenVoice>;
+  protected readonly family = 'Kitten';
 
   constructor(
     private readonly files: KittenFiles,
-    private readonly sherpa: SherpaModule,
+    sherpa: SherpaModule,
   ) {
-    this.voices = new Map(kittenVoices(files.shape).map((voice) => [voice.info.id, voice]));
-    this.blends = new KokoroBlends(files.shape, (voicesFile) => this.createTts(voicesFile));
+    super(files, kittenVoices(files.shape), sherpa);
   }
 
-  async ready(): Promise<this> {
-    this.main = await this.createTts(this.files.voices);
-    return this;
-  }
-
-  private createTts(voicesFile: string): Promise<OfflineTts> {
+  protected createTts(voicesFile: string): Promise<OfflineTts> {
     const kitten = { model: this.files.model, voices: voicesFile, tokens: this.files.tokens, dataDir: this.files.dataDir, lengthScale: 1 };
     return this.sherpa.OfflineTts.createAsync({ model: { kitten, numThreads: 1, provider: 'cpu', debug: false }, maxNumSentences: 1 });
   }
 
-  async listVoices(): Promise<VoiceInfo[]> {
-    return [...this.voices.values()].map((voice) => ({ ...voice.info }));
-  }
-
-  async voiceVector(voice: string): Promise<Float32Array> {
-    return readStyleTable(this.files.voices, this.files.shape, this.voice(voice).sid);
-  }
-
-  async synthesize(request: SynthesisRequest, context: JobContext): Promise<SynthesisResult> {
-    const voice = this.voice(request.voice);
-    requireText(request.text);
-    // sherpa always phonemizes Kitten as en-us (the model's `voice` metadata); it takes no language.
+  /** sherpa always phonemizes Kitten as en-us (the model's `voice` metadata); it takes no language. */
+  protected generationExtras(request: SynthesisRequest) {
     if (request.language !== undefined && !/^en(-us)?$/i.test(request.language)) {
       throw new EngineError('language_not_supported', `Kitten does not speak ${request.language}`, { language: request.language, supported: LANGUAGES });
     }
-    const speed = Math.min(Math.max(request.speed ?? 1, 0.5), 2);
-    context.progress(0, 'loading voice');
-    const tts = request.style ? this.blends.instanceFor(request.style) : this.main;
-    const generationConfig = new this.sherpa.GenerationConfig({ sid: request.style ? 0 : voice.sid, speed });
-    return generate(tts, request.text, generationConfig, context);
-  }
-
-  private voice(id: string): KittenVoice {
-    const voice = this.voices.get(id);
-    if (!voice) throw new EngineError('voice_not_found', `Kitten has no voice ${id}`, { voice: id });
-    return voice;
+    return {};
   }
 }

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkFile, checkKokoroVoices, checkOnnx, findFile, KOKORO_REQUIRED_METADATA, kokoroShape, modelInvalid, type KokoroShape } from '../model-files.js';
-import type { EngineDescriptor, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
-import { generate, neuralCapabilities, neuralEngine, requireText } from './common.js';
-import { KokoroBlends, readStyleTable } from './kokoro-blend.js';
+import type { EngineDescriptor, SynthesisRequest, Synthesizer } from '../types.js';
+import { neuralCapabilities, neuralEngine } from './common.js';
+import { StyleTableSynthesizer } from './style-synthesizer.js';
 import { espeakFor, KOKORO_LANGUAGES, KOKORO_VOICE_NAMES, kokoroVoice, type KokoroVoice } from './kokoro-voices.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 import { EngineError } from '../../errors.js';
@@ -63,27 +63,19 @@ async function presentLexicons(modelDir: string): Promise<string[]> {
   return present;
 }
 
-class KokoroSynthesizer implements Synthesizer {
+class KokoroSynthesizer extends StyleTableSynthesizer<KokoroVoice> {
   readonly capabilities = neuralCapabilities('kokoro', 'synthesizer', { languages: KOKORO_LANGUAGES, blendableVoices: true, speed: true });
-  private main!: OfflineTts;
-  private readonly blends: KokoroBlends;
-  private readonly voices: Map<string, KokoroVoice>;
+  protected readonly family = 'Kokoro';
 
   constructor(
     private readonly files: KokoroFiles,
     private readonly espeakData: string,
-    private readonly sherpa: SherpaModule,
+    sherpa: SherpaModule,
   ) {
-    this.voices = new Map(files.voiceTable.map((voice) => [voice.info.id, voice]));
-    this.blends = new KokoroBlends(files.shape, (voicesFile) => this.createTts(voicesFile));
+    super(files, files.voiceTable, sherpa);
   }
 
-  async ready(): Promise<this> {
-    this.main = await this.createTts(this.files.voices);
-    return this;
-  }
-
-  private createTts(voicesFile: string): Promise<OfflineTts> {
+  protected createTts(voicesFile: string): Promise<OfflineTts> {
     const kokoro = {
       model: this.files.model,
       voices: voicesFile,
@@ -97,29 +89,8 @@ class KokoroSynthesizer implements Synthesizer {
     return this.sherpa.OfflineTts.createAsync({ model: { kokoro, numThreads: 1, provider: 'cpu', debug: false }, maxNumSentences: 1 });
   }
 
-  async listVoices(): Promise<VoiceInfo[]> {
-    return [...this.voices.values()].map((voice) => ({ ...voice.info }));
-  }
-
-  async voiceVector(voice: string): Promise<Float32Array> {
-    return readStyleTable(this.files.voices, this.files.shape, this.voice(voice).sid);
-  }
-
-  async synthesize(request: SynthesisRequest, context: JobContext): Promise<SynthesisResult> {
-    const voice = this.voice(request.voice);
-    requireText(request.text);
-    const lang = this.espeakLanguage(request.language, voice);
-    const speed = Math.min(Math.max(request.speed ?? 1, 0.5), 2);
-    context.progress(0, 'loading voice');
-    const tts = request.style ? this.blends.instanceFor(request.style) : this.main;
-    const generationConfig = new this.sherpa.GenerationConfig({ sid: request.style ? 0 : voice.sid, speed, extra: { lang } });
-    return generate(tts, request.text, generationConfig, context);
-  }
-
-  private voice(id: string): KokoroVoice {
-    const voice = this.voices.get(id);
-    if (!voice) throw new EngineError('voice_not_found', `Kokoro has no voice ${id}`, { voice: id });
-    return voice;
+  protected generationExtras(request: SynthesisRequest, voice: KokoroVoice) {
+    return { extra: { lang: this.espeakLanguage(request.language, voice) } };
   }
 
   /** An unknown espeak code would only fail deep in sherpa, so only listed languages pass. */

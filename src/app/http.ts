@@ -102,7 +102,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(assetRoutes, { assets: services.assets, config });
   await app.register(downloadRoutes, { downloads: services.downloads });
   await app.register(timelineRoutes, { timeline: services.timeline, tasks: services.tasks, assets: services.assets, config });
-  await app.register(mergeTimelineRoutes, { tasks: services.tasks, timeline: services.timeline, renderer: services.renderer, audio: services.audio });
+  await app.register(mergeTimelineRoutes, { renderer: services.renderer });
   await app.register(transcribeRoutes, { transcription: services.transcription, assets: services.assets, config });
   await app.register(websocketRoutes, {
     events: services.events,

@@ -50,7 +50,7 @@ export function createServices(config: Config): Services {
   const platform = openPlatform(config);
   const voices = voiceServices(platform);
   const speech = speechServices(platform, voices.voices);
-  const media = mediaServices(platform, speech.chunks, speech.taskRepository);
+  const media = mediaServices(platform, speech.chunks, speech.taskRepository, speech.services.tasks);
   const system = systemService(platform);
   const { log, db, events, engines, queue, audio, voiceFiles } = platform;
   // Expired assets go at start and then daily; unref'd so the timer never keeps the process alive.
@@ -126,7 +126,7 @@ function speechServices(platform: Platform, voices: VoiceService) {
 }
 
 /** Imported media and what works on it: assets, downloads, transcription, the timeline. */
-function mediaServices({ config, db, engines, queue, audio, log }: Platform, chunks: ChunkRepository, tasks: TaskRepository) {
+function mediaServices({ config, db, engines, queue, audio, log }: Platform, chunks: ChunkRepository, tasks: TaskRepository, taskService: TaskService) {
   const assets = new AssetService({ assets: new AssetRepository(db), dataDir: config.dataDir, retentionDays: config.assetRetentionDays, log });
   const downloads = new DownloadService({
     queue,
@@ -136,12 +136,13 @@ function mediaServices({ config, db, engines, queue, audio, log }: Platform, chu
     maxBytes: config.maxDownloadBytes,
     tempRoot: join(config.dataDir, 'downloads'),
   });
+  const timeline = new TimelineService({ timelines: new TimelineRepository(db), chunks, audio, assets, dataDir: config.dataDir });
   return {
     assets,
     downloads,
     transcription: new TranscriptionService({ engines, queue, modelsDir: config.modelsDir }),
-    timeline: new TimelineService({ timelines: new TimelineRepository(db), chunks, audio, assets, dataDir: config.dataDir }),
-    renderer: new TimelineRenderer({ queue, tasks, audio }),
+    timeline,
+    renderer: new TimelineRenderer({ queue, tasks, taskService, timeline, audio }),
   };
 }
 

@@ -1,12 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { readFile } from 'node:fs/promises';
 import { Type } from 'typebox';
 import { contentTypeOf } from '../../platform/audio/encode.js';
 import { GENERATION_FORMATS } from '../../platform/speech/speech.js';
-import type { TaskService } from '../tasks/index.js';
-import type { TimelineService } from './service.js';
 import type { TimelineRenderer } from './render.js';
-import type { AudioStore } from '../../platform/store/audio-store.js';
 import { callerOf } from '../access/index.js';
 import { withErrors } from '../../platform/http/schemas.js';
 
@@ -27,12 +23,7 @@ const MergeTimelineBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const mergeTimelineRoutes: FastifyPluginAsyncTypebox<{
-  tasks: TaskService;
-  timeline: TimelineService;
-  renderer: TimelineRenderer;
-  audio: AudioStore;
-}> = async (app, { tasks, timeline, renderer, audio }) => {
+export const mergeTimelineRoutes: FastifyPluginAsyncTypebox<{ renderer: TimelineRenderer }> = async (app, { renderer }) => {
   app.post('/api/generate/merge-timeline', {
     config: { scope: 'tts:timeline' },
     schema: {
@@ -49,17 +40,13 @@ export const mergeTimelineRoutes: FastifyPluginAsyncTypebox<{
     },
     handler: async (request, reply) => {
       const { task_id: taskId, format, video, async: early } = request.body;
-      const keyId = callerOf(request).keyId;
-      const task = tasks.owned(taskId, keyId);
-      const plan = timeline.renderPlan(task, keyId);
-      const rendered = await renderer.render(task, plan, { format: format ?? 'wav', video: video ?? false, wait: !early }, keyId);
-      if (!rendered.task) return reply.code(202).send({ job_id: rendered.job.id, task_id: taskId, status: rendered.job.state });
-      const file = await readFile(audio.absolute(rendered.task.audioPath!));
+      const merged = await renderer.merge(taskId, callerOf(request).keyId, { format: format ?? 'wav', video: video ?? false, wait: !early });
+      if ('job' in merged) return reply.code(202).send({ job_id: merged.job.id, task_id: taskId, status: merged.job.state });
       return reply
         .header('x-task-id', taskId)
-        .header('x-audio-duration', String(rendered.task.duration ?? 0))
-        .type(contentTypeOf(rendered.task.format))
-        .send(file);
+        .header('x-audio-duration', String(merged.task.duration ?? 0))
+        .type(contentTypeOf(merged.task.format))
+        .send(merged.audio);
     },
   });
 };

@@ -7,7 +7,9 @@ import { ApiError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { JobRunContext } from '../../platform/jobs/types.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
-import { type TaskRecord, type TaskRepository } from '../tasks/index.js';
+import type { TaskRecord, TaskRepository, TaskService } from '../tasks/index.js';
+import type { TimelineService } from './service.js';
+import type { JobRecord } from '../../platform/jobs/types.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
 import { MixInputSchema, PictureInputSchema } from './types.js';
 
@@ -27,13 +29,38 @@ export const RENDER_JOB = jobKind('render', RenderPayloadSchema);
  * Rendering a timeline is a job: the mix (and, with a picture, the mp4) is written atomically and
  * becomes the task's file, served like other task audio; a cancelled render leaves no file.
  */
+interface RenderOptions {
+  format: AudioFormat;
+  video: boolean;
+  wait: boolean;
+}
+
+interface RendererDeps {
+  queue: JobQueue;
+  tasks: TaskRepository;
+  taskService: TaskService;
+  timeline: Pick<TimelineService, 'renderPlan'>;
+  audio: AudioStore;
+}
+
 export class TimelineRenderer {
-  constructor(private readonly deps: { queue: JobQueue; tasks: TaskRepository; audio: AudioStore }) {
+  constructor(private readonly deps: RendererDeps) {
     deps.queue.register(RENDER_JOB, (payload, context) => this.run(payload, context));
   }
 
+  /**
+   * Renders the caller's timeline into the task's file. With `wait` false it answers at once with
+   * the job (follow it on /ws); otherwise with the finished task and its file.
+   */
+  async merge(taskId: string, ownerKeyId: string, options: RenderOptions): Promise<{ job: JobRecord } | { task: TaskRecord; audio: Buffer }> {
+    const task = this.deps.taskService.owned(taskId, ownerKeyId);
+    const rendered = await this.render(task, this.deps.timeline.renderPlan(task, ownerKeyId), options, ownerKeyId);
+    if (!rendered.task) return { job: rendered.job };
+    return { task: rendered.task, audio: await this.deps.taskService.audioOf(rendered.task) };
+  }
+
   /** Queues the render; `wait` false answers at once with the job (follow it on /ws). */
-  async render(task: TaskRecord, plan: RenderPlan, options: { format: AudioFormat; video: boolean; wait: boolean }, ownerKeyId: string) {
+  private async render(task: TaskRecord, plan: RenderPlan, options: RenderOptions, ownerKeyId: string) {
     if (options.video && !plan.picture) {
       throw new ApiError(409, 'no_picture', 'The timeline has no video or image to render; import one or render audio', { task_id: task.id });
     }

@@ -1,0 +1,386 @@
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import WebSocket from 'ws';
+import { analyseVoice } from '../../../../src/platform/audio/analyse/index.js';
+import { decodeToPcm } from '../../../../src/platform/audio/decode.js';
+import type { Pcm } from '../../../../src/platform/audio/pcm.js';
+import { encodeWav } from '../../../../src/platform/audio/wav.js';
+import { acousticPrint, acousticSimilarity } from '../../../../src/platform/engines/voiceprint.js';
+import type { VoicePrint } from '../../../../src/platform/engines/types.js';
+import { wordErrorRate } from '../../../../src/platform/text/wer.js';
+import { REFERENCE_AUDIO } from '../../../helpers/paths.js';
+import { postMultipart, request, serverWithAdmin, startTimbre, createKeyWithCli, removeDir, type RunningTimbre } from '../../../helpers/timbre.js';
+
+/**
+ * Voice cloning with the built-in method from real human speech (JFK, male; LJ Speech, female):
+ * the clones speak new text the recognizer understands, at the target's pitch, closer to their own
+ * target than to the other one; bad samples are refused without leaving anything behind; clones
+ * and designs can be cancelled.
+ */
+
+const LIMITS = [
+  'clone:create=1000',
+  'tts:generate=1000',
+  'voices:read=1000',
+  'voices:write=1000',
+  'audio:process=1000',
+  'system:read=1000',
+  'ws:connect=1000',
+].flatMap((pair) => ['--rate-limit', pair]);
+const NEW_TEXT = 'Yesterday we walked to the market and bought fresh bread, apples and a bottle of milk for the children.';
+
+interface Target {
+  file: string;
+  bytes: Buffer;
+  print: VoicePrint;
+  f0: number;
+}
+
+async function target(file: string): Promise<Target> {
+  const bytes = await readFile(join(REFERENCE_AUDIO, file));
+  const analysis = analyseVoice(await decodeToPcm(bytes, 16000));
+  return { file, bytes, print: acousticPrint(await decodeToPcm(bytes, 16000)), f0: analysis.pitch.medianHz };
+}
+
+const silence = (seconds: number): Buffer => encodeWav({ samples: new Float32Array(Math.round(seconds * 24000)), sampleRate: 24000 });
+
+/** The first `seconds` of a recording, as WAV. */
+async function cut(bytes: Buffer, from: number, seconds: number): Promise<Buffer> {
+  const pcm = await decodeToPcm(bytes, 24000);
+  return encodeWav({ samples: pcm.samples.slice(Math.round(from * 24000), Math.round((from + seconds) * 24000)), sampleRate: 24000 });
+}
+
+async function folderNames(dir: string): Promise<string[]> {
+  return (await readdir(dir).catch(() => [] as string[])).sort();
+}
+
+describe('voice cloning and design over HTTP', () => {
+  const fixture = serverWithAdmin({ keyArgs: LIMITS });
+  const call = (method: string, path: string, json?: unknown) => request(fixture.server.url, method, path, { key: fixture.admin.key, json });
+  const multipart = (route: string, files: { name: string; bytes: Buffer }[], fields: Record<string, string> = {}) =>
+    postMultipart(fixture.server.url, fixture.admin.key, route, files, fields);
+  const clones = async () => (await call('GET', '/api/voices?type=clone&limit=500')).body.voices as { id: string }[];
+
+  let jfk: Target;
+  let lj: Target;
+  const made: Record<string, any> = {};
+
+  before(async () => {
+    jfk = await target('jfk.wav');
+    lj = await target('LJ001-0001.wav');
+  });
+
+  /** Speaks NEW_TEXT with a clone and says how it measures. */
+  async function speak(voiceId: string, route = '/api/generate/clone'): Promise<{ pcm: Pcm; audio: Buffer }> {
+    const response = await fetch(new URL(route, fixture.server.url), {
+      method: 'POST',
+      headers: { 'x-api-key': fixture.admin.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ voice_id: voiceId, text: NEW_TEXT, language: 'en' }),
+    });
+    assert.equal(response.status, 200);
+    const audio = Buffer.from(await response.arrayBuffer());
+    return { audio, pcm: await decodeToPcm(audio, 16000) };
+  }
+
+  /** Waits until a job of this kind runs. */
+  async function runningJob(kind: string): Promise<{ job_id: string }> {
+    for (;;) {
+      const running = (await call('GET', '/api/queue/status')).body.running.find((job: { kind: string }) => job.kind === kind);
+      if (running) return running;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  async function recognized(audio: Buffer): Promise<string> {
+    const { status, body } = await multipart('/api/transcribe', [{ name: 'clone.wav', bytes: audio }], { language: 'en' });
+    assert.equal(status, 200, JSON.stringify(body));
+    return body.text;
+  }
+
+  test('a clone from JFK (one uploaded sample) is made with the built-in method and beats its baseline', async () => {
+    const socket = new WebSocket(`${fixture.server.url.replace('http', 'ws')}/ws`, { headers: { 'x-api-key': fixture.admin.key } });
+    const events: { type: string; data: Record<string, unknown> }[] = [];
+    socket.on('message', (raw) => events.push(JSON.parse(String(raw))));
+    await new Promise((resolve) => socket.once('open', resolve));
+    const { status, body } = await multipart('/api/clone/create', [{ name: 'jfk.wav', bytes: jfk.bytes }], { name: 'JFK', language: 'en' });
+    // The event left before the answer, but on another connection.
+    for (let waited = 0; waited < 50 && !events.some((event) => event.type === 'job.completed'); waited++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.close();
+    const ofClone = events.filter((event) => event.data.kind === 'clone');
+    const stages = new Set(ofClone.filter((event) => event.type === 'job.progress').map((event) => event.data.stage));
+    for (const stage of ['checking samples', 'comparing voices', 'fitting conversion'])
+      assert.ok(stages.has(stage), `progress stages ${[...stages].join(', ')}`);
+    assert.equal(ofClone.find((event) => event.type === 'job.completed')?.data.voice_id, body.voice_id);
+    assert.equal(status, 201, JSON.stringify(body));
+    assert.equal(body.clone_method, 'timbre_match');
+    assert.match(body.method_reason, /zero_shot .*Pocket TTS/);
+    assert.equal(body.similarity_measure, 'acoustic-voiceprint');
+    assert.ok(body.similarity > body.baseline_similarity, `similarity ${body.similarity} vs baseline ${body.baseline_similarity}`);
+    const voice = (await call('GET', `/api/voices/${body.voice_id}`)).body;
+    assert.equal(voice.type, 'clone');
+    assert.equal(voice.similarity, body.similarity);
+    assert.equal(voice.baseline_similarity, body.baseline_similarity);
+    assert.equal(voice.clone_method, 'timbre_match');
+    assert.equal(voice.samples.length, 1);
+    const conversion = voice.settings.parameters.conversion;
+    assert.equal(typeof conversion.formant_scale, 'number');
+    assert.ok(Array.isArray(conversion.equalizer));
+    assert.equal(voice.settings.embedding.method, 'acoustic-v1');
+    assert.equal(voice.settings.speech_detector, 'level');
+    assert.ok(voice.settings.target.f0_median_hz > 0);
+    made.jfk = body;
+  });
+
+  test('a clone from LJ Speech (a region of an uploaded asset) is made the same way', async () => {
+    const asset = await multipart('/api/assets', [{ name: 'lj.wav', bytes: lj.bytes }]);
+    assert.equal(asset.status, 201, JSON.stringify(asset.body));
+    const { status, body } = await call('POST', '/api/clone/create-clips', {
+      name: 'LJ',
+      language: 'en',
+      asset_ids: [asset.body.asset_id],
+      regions: [{ clip: 0, start: 0, end: 10 }],
+    });
+    assert.equal(status, 201, JSON.stringify(body));
+    assert.equal(body.clone_method, 'timbre_match');
+    assert.ok(body.similarity > body.baseline_similarity, `similarity ${body.similarity} vs baseline ${body.baseline_similarity}`);
+    made.lj = body;
+  });
+
+  for (const [name, own, other] of [
+    ['jfk', () => jfk, () => lj],
+    ['lj', () => lj, () => jfk],
+  ] as const) {
+    test(`the ${name} clone speaks new words the recognizer understands, at the target's pitch, nearer its own target`, async () => {
+      const clone = made[name];
+      assert.ok(clone, 'the clone was made');
+      const { pcm, audio } = await speak(clone.voice_id);
+      const heard = await recognized(audio);
+      const errorRate = wordErrorRate(NEW_TEXT, heard);
+      assert.ok(errorRate <= 0.5, `word error rate ${errorRate.toFixed(2)}: "${heard}"`);
+      const f0 = analyseVoice(pcm).pitch.medianHz;
+      assert.ok(Math.abs(f0 / own().f0 - 1) <= 0.15, `median F0 ${f0.toFixed(1)} Hz, target ${own().f0.toFixed(1)} Hz`);
+      const print = acousticPrint(pcm);
+      const toOwn = acousticSimilarity(print, own().print);
+      const toOther = acousticSimilarity(print, other().print);
+      assert.ok(toOwn > toOther, `similarity to own target ${toOwn.toFixed(3)}, to the other ${toOther.toFixed(3)}`);
+    });
+  }
+
+  test('a clone’s preview speaks through its conversion; deleting the clone removes its files and preview', async () => {
+    const id = made.lj.voice_id;
+    const preview = await fetch(new URL(`/api/voices/${id}/generate-preview`, fixture.server.url), {
+      method: 'POST',
+      headers: { 'x-api-key': fixture.admin.key },
+    });
+    assert.equal(preview.status, 200);
+    const f0 = analyseVoice(await decodeToPcm(Buffer.from(await preview.arrayBuffer()), 16000)).pitch.medianHz;
+    assert.ok(Math.abs(f0 / lj.f0 - 1) <= 0.2, `preview F0 ${f0.toFixed(1)} Hz, target ${lj.f0.toFixed(1)} Hz`);
+    const previews = async () => (await folderNames(join(fixture.server.dataDir, 'audio'))).filter((name) => name.startsWith('preview_'));
+    assert.equal((await previews()).length, 1);
+    assert.equal((await call('DELETE', `/api/voices/${id}`)).status, 204);
+    assert.deepEqual(await previews(), []);
+    assert.ok(!(await folderNames(join(fixture.server.dataDir, 'voices'))).includes(id));
+  });
+
+  test('create-multi combines two samples of one speaker', async () => {
+    const first = await cut(jfk.bytes, 0, 5.5);
+    const second = await cut(jfk.bytes, 5.5, 5.5);
+    const { status, body } = await multipart(
+      '/api/clone/create-multi',
+      [
+        { name: 'a.wav', bytes: first },
+        { name: 'b.wav', bytes: second },
+      ],
+      {
+        name: 'JFK twice',
+        method: 'timbre_match',
+        transcripts: JSON.stringify(['And so my fellow Americans', 'ask what you can do']),
+      },
+    );
+    assert.equal(status, 201, JSON.stringify(body));
+    assert.equal(body.voice.samples.length, 2);
+    assert.deepEqual(
+      body.voice.samples.map((sample: { transcript: string }) => sample.transcript),
+      ['And so my fellow Americans', 'ask what you can do'],
+    );
+    assert.ok(body.similarity > body.baseline_similarity);
+  });
+
+  test('bad samples are refused with a clear error and leave nothing behind', async () => {
+    const before = await clones();
+    const voicesDir = await folderNames(join(fixture.server.dataDir, 'voices'));
+    const cases: [string, Buffer, number, string][] = [
+      ['one-second.wav', await cut(jfk.bytes, 1, 1), 422, 'sample_too_short'],
+      ['silent.wav', silence(5), 422, 'sample_silent'],
+      ['notes.wav', Buffer.from('these are not audio bytes at all\n'.repeat(100)), 422, 'audio_undecodable'],
+    ];
+    for (const [name, bytes, status, code] of cases) {
+      const response = await multipart('/api/clone/create', [{ name, bytes }], { name: 'bad' });
+      assert.equal(response.status, status, `${name}: ${JSON.stringify(response.body)}`);
+      assert.equal(response.body.error.code, code, name);
+      assert.equal(response.body.error.details.sample, 0, name);
+    }
+    assert.deepEqual(await clones(), before);
+    assert.deepEqual(await folderNames(join(fixture.server.dataDir, 'voices')), voicesDir);
+    assert.deepEqual(await folderNames(join(fixture.server.dataDir, 'clone-uploads')), []);
+  });
+
+  test('malformed clone and design requests get clear errors and leave no upload', async () => {
+    const short = await cut(jfk.bytes, 0, 4);
+    const cases: [Promise<{ status: number; body: any }>, number, string][] = [
+      [call('POST', '/api/clone/create', { name: 'nothing' }), 400, 'sample_missing'],
+      [
+        multipart(
+          '/api/clone/create',
+          [
+            { name: 'a.wav', bytes: short },
+            { name: 'b.wav', bytes: short },
+          ],
+          { name: 'two' },
+        ),
+        400,
+        'too_many_samples',
+      ],
+      [
+        multipart('/api/clone/create-multi', [{ name: 'a.wav', bytes: short }], { name: 'words', transcripts: JSON.stringify(['one', 'two']) }),
+        400,
+        'too_many_transcripts',
+      ],
+      [
+        multipart('/api/clone/create-clips', [{ name: 'a.wav', bytes: short }], { name: 'clip', regions: JSON.stringify([{ clip: 3, start: 0, end: 1 }]) }),
+        422,
+        'region_invalid',
+      ],
+      [multipart('/api/clone/create-clips', [{ name: 'a.wav', bytes: short }], { name: 'clip', regions: 'not json' }), 400, 'invalid_request'],
+      [multipart('/api/clone/create', [{ name: 'a.wav', bytes: short }], { name: 'forced', method: 'voice_search' }), 422, 'clone_method_unavailable'],
+      [call('POST', '/api/clone/cancel', { job_id: 'job_nothing' }), 404, 'job_not_found'],
+      [call('POST', '/api/design/create', { name: 'no words' }), 400, 'invalid_request'],
+      [call('POST', '/api/design/create', { name: 'too high', description: 'a voice', pitch: 5 }), 400, 'invalid_request'],
+    ];
+    for (const [pending, status, code] of cases) {
+      const { status: got, body } = await pending;
+      assert.equal(got, status, JSON.stringify(body));
+      assert.equal(body.error.code, code, JSON.stringify(body));
+    }
+    assert.deepEqual(await folderNames(join(fixture.server.dataDir, 'clone-uploads')), []);
+  });
+
+  test('create-clips refuses a region past its clip’s end, naming the region', async () => {
+    const { status, body } = await multipart('/api/clone/create-clips', [{ name: 'jfk.wav', bytes: jfk.bytes }], {
+      name: 'clips',
+      regions: JSON.stringify([
+        { clip: 0, start: 0, end: 5 },
+        { clip: 0, start: 5, end: 30 },
+      ]),
+    });
+    assert.equal(status, 422, JSON.stringify(body));
+    assert.equal(body.error.code, 'region_out_of_range');
+    assert.equal(body.error.details.region, 1);
+    assert.equal(body.error.details.clip, 0);
+    assert.ok(Math.abs(body.error.details.clip_duration - 11) < 0.05);
+    assert.deepEqual(await folderNames(join(fixture.server.dataDir, 'clone-uploads')), []);
+  });
+
+  test('cancelling a running clone ends it as cancelled, and no voice appears', async () => {
+    const before = await clones();
+    const pending = multipart('/api/clone/create', [{ name: 'lj.wav', bytes: lj.bytes }], { name: 'cancelled' });
+    const running = await runningJob('clone');
+    const cancelled = await call('POST', '/api/clone/cancel', {});
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+    assert.deepEqual(
+      cancelled.body.cancelled.map((job: { job_id: string }) => job.job_id),
+      [running.job_id],
+    );
+    const answer = await pending;
+    assert.equal(answer.status, 409);
+    assert.equal(answer.body.error.code, 'cancelled');
+    assert.deepEqual(await clones(), before);
+    assert.deepEqual(await folderNames(join(fixture.server.dataDir, 'clone-uploads')), []);
+    const again = await call('POST', '/api/clone/cancel', {});
+    assert.equal(again.status, 404);
+    assert.equal(again.body.error.code, 'no_active_clone');
+  });
+
+  test('designs follow their descriptions: deep and slow against bright and fast', async () => {
+    const deep = await call('POST', '/api/design/create', { name: 'Deep', description: 'a calm, deep male voice, slow' });
+    const bright = await call('POST', '/api/design/create', { name: 'Bright', description: 'a bright young female voice, fast' });
+    for (const made of [deep, bright]) assert.equal(made.status, 201, JSON.stringify(made.body));
+    assert.deepEqual(deep.body.understood.map((word: { attribute: string }) => word.attribute).sort(), ['energy', 'gender', 'pace', 'pitch']);
+    assert.deepEqual(deep.body.ignored_words, []);
+    assert.equal(deep.body.voice.type, 'design');
+    assert.equal(deep.body.voice.gender, 'male');
+    assert.equal(bright.body.voice.gender, 'female');
+    const low = analyseVoice((await speak(deep.body.voice_id, '/api/generate/design')).pcm);
+    const high = analyseVoice((await speak(bright.body.voice_id, '/api/generate/design')).pcm);
+    assert.ok(low.pitch.medianHz < high.pitch.medianHz * 0.75, `deep ${low.pitch.medianHz.toFixed(0)} Hz, bright ${high.pitch.medianHz.toFixed(0)} Hz`);
+    // The same words: a slower voice takes longer to say them.
+    assert.ok(low.durationSeconds > high.durationSeconds * 1.1, `slow ${low.durationSeconds.toFixed(2)} s, fast ${high.durationSeconds.toFixed(2)} s`);
+    assert.ok(
+      low.rate.articulationRate < high.rate.articulationRate,
+      `rates ${low.rate.articulationRate.toFixed(2)} and ${high.rate.articulationRate.toFixed(2)}`,
+    );
+  });
+
+  test('the same description gives the same voice; a seed may vary it and is recorded; unknown words are reported', async () => {
+    const description = 'a calm, deep male voice, slow, xylophonic';
+    const first = await call('POST', '/api/design/create', { name: 'One', description });
+    const second = await call('POST', '/api/design/create', { name: 'Two', description });
+    assert.deepEqual(first.body.ignored_words, ['xylophonic']);
+    assert.equal(second.body.voice.engine, first.body.voice.engine);
+    assert.deepEqual(second.body.voice.settings.parameters, first.body.voice.settings.parameters);
+    assert.deepEqual(second.body.voice.settings.design, first.body.voice.settings.design);
+    const seeded = await call('POST', '/api/design/create', { name: 'Seeded', description, seed: 7 });
+    assert.equal(seeded.status, 201);
+    assert.equal(seeded.body.voice.settings.design.seed, 7);
+  });
+
+  test('cancelling a queued or a running design ends it as cancelled, and no design appears', async () => {
+    const designs = async () => (await call('GET', '/api/voices?type=design&limit=500')).body.voices.length;
+    const before = await designs();
+    // A clone runs first, so the design is still waiting when it is cancelled.
+    const clone = await multipart('/api/clone/create', [{ name: 'jfk.wav', bytes: jfk.bytes }], { name: 'blocker', async: 'true' });
+    assert.equal(clone.status, 202);
+    const design = await call('POST', '/api/design/create', { name: 'Never', description: 'an old woman', async: true });
+    assert.equal(design.status, 202);
+    const cancelled = await call('POST', '/api/design/cancel', { job_id: design.body.job_id });
+    assert.equal(cancelled.status, 200);
+    assert.deepEqual(cancelled.body.cancelled, [{ job_id: design.body.job_id, task_id: null, kind: 'design', state: 'cancelled' }]);
+    assert.equal((await call('POST', '/api/clone/cancel', { job_id: clone.body.job_id })).status, 200);
+
+    const pending = call('POST', '/api/design/create', { name: 'Stopped', description: 'a young man, fast' });
+    await runningJob('design');
+    const stopped = await call('POST', '/api/design/cancel', {});
+    assert.equal(stopped.status, 200, stopped.text);
+    assert.equal(stopped.body.cancelled[0].state, 'cancelled', 'answered once the running design has stopped');
+    const answer = await pending;
+    assert.equal(answer.status, 409);
+    assert.equal(answer.body.error.code, 'cancelled');
+    assert.equal(await designs(), before);
+  });
+});
+
+describe('clone uploads over the size limit', () => {
+  let server: RunningTimbre;
+  let key: string;
+  before(async () => {
+    server = await startTimbre({ args: ['--max-upload-bytes', '100000'] });
+    key = (await createKeyWithCli(server.dataDir, 'limits', LIMITS)).key;
+  });
+  after(async () => {
+    await server.stop();
+    await removeDir(server.dataDir);
+  });
+
+  test('are refused with 413 and leave nothing behind', async () => {
+    const bytes = await readFile(join(REFERENCE_AUDIO, 'jfk.wav'));
+    const { status, body } = await postMultipart(server.url, key, '/api/clone/create', [{ name: 'jfk.wav', bytes }], { name: 'too big' });
+    assert.equal(status, 413);
+    assert.equal(body.error.code, 'payload_too_large');
+    assert.equal(body.error.details.max_bytes, 100000);
+    assert.deepEqual(await folderNames(join(server.dataDir, 'clone-uploads')), []);
+    assert.deepEqual(await folderNames(join(server.dataDir, 'voices')), []);
+  });
+});

@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { durationOf, rms } from '../../../../src/platform/audio/pcm.js';
+import type { BuiltinOptions } from '../../../../src/platform/engines/builtin-common.js';
+import { createEspeakSynthesizer, espeakEngine } from '../../../../src/platform/engines/espeak.js';
+import { createFestivalSynthesizer, festivalEngine } from '../../../../src/platform/engines/festival.js';
+import { createFliteSynthesizer, fliteEngine } from '../../../../src/platform/engines/flite.js';
+import { createPicoSynthesizer, picoEngine } from '../../../../src/platform/engines/pico.js';
+import { type EngineDescriptor, type JobContext, type SynthesisResult, type Synthesizer, type VoiceInfo } from '../../../../src/platform/engines/types.js';
+import { EngineError } from '../../../../src/platform/errors.js';
+
+/** Well below every voice measured here (the quietest, flite kal16 and festival el_diphone, are ~0.04). */
+const RMS_FLOOR = 0.01;
+/**
+ * Seconds of audio per character of text (spaces and punctuation included), at speed 1. Measured
+ * over all voices and test sentences: 0.040 (eSpeak MBROLA French) to 0.15 (eSpeak Korean); a
+ * Mandarin character is a whole syllable, ~0.38 s. The bounds catch truncated or runaway output.
+ */
+const SECONDS_PER_CHAR = { min: 0.03, max: 0.25 };
+const SECONDS_PER_HAN_CHAR = { min: 0.15, max: 0.6 };
+
+const SENTENCES: Record<string, string> = {
+  en: 'The quick brown fox jumps over the lazy dog.',
+  de: 'Guten Morgen, wie geht es Ihnen heute?',
+  fr: "Bonjour, comment allez-vous aujourd'hui ?",
+  es: 'Buenos días, ¿cómo está usted hoy?',
+  it: 'Buongiorno, come sta oggi?',
+  pt: 'Bom dia, como você está hoje?',
+  nl: 'Goedemorgen, hoe gaat het met u vandaag?',
+  sv: 'God morgon, hur mår du idag?',
+  da: 'God morgen, hvordan har du det i dag?',
+  nb: 'God morgen, hvordan har du det i dag?',
+  fi: 'Hyvää huomenta, mitä kuuluu tänään?',
+  pl: 'Dzień dobry, jak się pan dzisiaj czuje?',
+  cs: 'Dobré ráno, jak se dnes máte?',
+  sk: 'Dobré ráno, ako sa dnes máte?',
+  hu: 'Jó reggelt, hogy van ma?',
+  ro: 'Bună dimineața, ce mai faceți astăzi?',
+  hr: 'Dobro jutro, kako ste danas?',
+  bg: 'Добро утро, как сте днес?',
+  ru: 'Доброе утро, как у вас дела сегодня?',
+  uk: 'Доброго ранку, як ваші справи сьогодні?',
+  el: 'Καλημέρα, πώς είστε σήμερα;',
+  tr: 'Günaydın, bugün nasılsınız?',
+  ar: 'صباح الخير، كيف حالك اليوم؟',
+  he: 'בוקר טוב, מה שלומך היום?',
+  hi: 'सुप्रभात, आज आप कैसे हैं?',
+  zh: '早上好，你今天好吗？',
+  ko: '좋은 아침입니다, 오늘 어떠세요?',
+  vi: 'Chào buổi sáng, hôm nay bạn khỏe không?',
+  id: 'Selamat pagi, apa kabar hari ini?',
+  ca: 'Bon dia, com estàs avui?',
+};
+
+const TRICKY_TEXT = '-5 degrees outside, she said "don\'t go" <b>now</b> to the café.';
+const LONG_TEXT = Array.from({ length: 40 }, (_, i) => `Sentence number ${i + 1} keeps the engine busy for a while. `).join('');
+
+interface Subject {
+  descriptor: EngineDescriptor;
+  create(options: BuiltinOptions): Synthesizer;
+  englishVoice: string;
+}
+
+const SUBJECTS: Subject[] = [
+  { descriptor: picoEngine, create: createPicoSynthesizer, englishVoice: 'pico:en-US' },
+  { descriptor: espeakEngine, create: createEspeakSynthesizer, englishVoice: 'espeak:mb-us1' },
+  { descriptor: festivalEngine, create: createFestivalSynthesizer, englishVoice: 'festival:kal_diphone' },
+  { descriptor: fliteEngine, create: createFliteSynthesizer, englishVoice: 'flite:slt' },
+];
+
+const tempRoot = await mkdtemp(join(tmpdir(), 'timbre-builtin-test-'));
+after(() => rm(tempRoot, { recursive: true, force: true }));
+
+function context(signal = new AbortController().signal, progress: JobContext['progress'] = () => {}): JobContext {
+  return { signal, progress };
+}
+
+function sentenceFor(voice: VoiceInfo): string {
+  const sentence = SENTENCES[voice.language] ?? SENTENCES[voice.language.split('-')[0] ?? ''];
+  assert.ok(sentence, `no test sentence for ${voice.language}`);
+  return sentence;
+}
+
+function assertSpeech(result: SynthesisResult, voice: VoiceInfo, text: string): void {
+  assert.equal(result.pcm.sampleRate, voice.sampleRate);
+  assert.ok(rms(result.pcm.samples) > RMS_FLOOR, `${voice.id} is silent (rms ${rms(result.pcm.samples)})`);
+  const bounds = /\p{Script=Han}/u.test(text) ? SECONDS_PER_HAN_CHAR : SECONDS_PER_CHAR;
+  const perChar = durationOf(result.pcm) / [...text].length;
+  assert.ok(perChar >= bounds.min && perChar <= bounds.max, `${voice.id}: ${perChar.toFixed(3)} s per character`);
+  assertTimingsInside(result);
+}
+
+function assertTimingsInside(result: SynthesisResult): void {
+  const duration = durationOf(result.pcm);
+  for (const timing of [...(result.words ?? []), ...(result.phonemes ?? [])]) {
+    assert.ok(timing.start >= 0 && timing.start <= timing.end && timing.end <= duration + 0.01, `timing ${JSON.stringify(timing)} outside ${duration} s`);
+  }
+}
+
+const ENGINE_PROGRAMS = new Set(['pico2wave', 'espeak-ng', 'festival', 'flite']);
+
+/**
+ * Engine programs running as children of this process, from /proc (spawning `ps` would itself be
+ * one). Other children, such as tsx's esbuild service, are not counted.
+ */
+function engineProcesses(): string[] {
+  const children = readdirSync('/proc/self/task').flatMap((task) => readFileSync(`/proc/self/task/${task}/children`, 'utf8').split(' ').filter(Boolean));
+  return children.filter((pid) => ENGINE_PROGRAMS.has(commandOf(pid)));
+}
+
+function commandOf(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return ''; // exited meanwhile
+  }
+}
+
+/** Resolves once an engine program is running. */
+async function engineProgramStarted(): Promise<void> {
+  while (engineProcesses().length === 0) await new Promise((resolve) => setImmediate(resolve));
+}
+
+for (const subject of SUBJECTS) {
+  const engine = subject.descriptor.id;
+  const available = await subject.descriptor.probe();
+  const engineTemp = await mkdtemp(join(tempRoot, `${engine}-`));
+  const synthesizer = subject.create({ tempRoot: engineTemp });
+  const voices = available.available ? await synthesizer.listVoices() : [];
+
+  describe(`${engine} synthesizer`, { skip: available.available ? false : available.reason }, () => {
+    test('lists voices with unique ids, a license and the English test voice', () => {
+      assert.ok(voices.length > 0);
+      assert.equal(new Set(voices.map((voice) => voice.id)).size, voices.length);
+      for (const voice of voices) {
+        assert.ok(voice.id.startsWith(`${engine}:`));
+        assert.ok(voice.license.length > 0);
+      }
+      assert.ok(voices.some((voice) => voice.id === subject.englishVoice));
+    });
+
+    for (const voice of voices) {
+      test(`${voice.id} speaks ${voice.language}`, async () => {
+        const text = sentenceFor(voice);
+        assertSpeech(await synthesizer.synthesize({ text, voice: voice.id }, context()), voice, text);
+      });
+    }
+
+    test('speed 2 is clearly shorter than speed 1', async () => {
+      const request = { text: SENTENCES.en!, voice: subject.englishVoice };
+      const normal = await synthesizer.synthesize({ ...request, speed: 1 }, context());
+      const fast = await synthesizer.synthesize({ ...request, speed: 2 }, context());
+      assert.ok(durationOf(fast.pcm) < 0.75 * durationOf(normal.pcm), `${durationOf(fast.pcm)} s vs ${durationOf(normal.pcm)} s`);
+    });
+
+    test('quotes, tags, a leading minus and accents are spoken', async () => {
+      const voice = voices.find((candidate) => candidate.id === subject.englishVoice)!;
+      assertSpeech(await synthesizer.synthesize({ text: TRICKY_TEXT, voice: voice.id }, context()), voice, TRICKY_TEXT);
+    });
+
+    test('cancelling midway kills the program, rejects with the reason and leaves no files', async () => {
+      const controller = new AbortController();
+      const reason = new Error('cancelled by the test');
+      let fractions = 0;
+      const progress = (fraction: number) => {
+        fractions += 1;
+        // After the first piece, wait for the next piece's program to run, then cancel.
+        if (fractions === 1 && fraction < 1) void engineProgramStarted().then(() => controller.abort(reason));
+      };
+      const running = synthesizer.synthesize({ text: LONG_TEXT, voice: subject.englishVoice }, context(controller.signal, progress));
+      await assert.rejects(running, (error) => error === reason);
+      assert.equal(fractions, 1);
+      assert.deepEqual(await readdir(engineTemp), []);
+      assert.deepEqual(engineProcesses(), []);
+    });
+
+    test('an unknown voice is voice_not_found', async () => {
+      for (const voice of [`${engine}:no-such-voice`, 'no-prefix', 'flite:kal', 'flite:awb_time']) {
+        await assert.rejects(
+          synthesizer.synthesize({ text: 'Hello.', voice }, context()),
+          (error) => error instanceof EngineError && error.code === 'voice_not_found',
+        );
+      }
+    });
+
+    test('empty text is text_empty', async () => {
+      for (const text of ['', '   \n', '...']) {
+        await assert.rejects(
+          synthesizer.synthesize({ text, voice: subject.englishVoice }, context()),
+          (error) => error instanceof EngineError && error.code === 'text_empty',
+        );
+      }
+    });
+  });
+}

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { EngineClient, type CallOptions, type EngineCall, type EngineMethod, type EngineResult } from './calls.js';
 import type { FromHost, ToHost } from './protocol.js';
+import { isResultOf } from './results.js';
 import { EngineError } from '../../errors.js';
 
 export interface EngineHostOptions {
@@ -67,13 +68,16 @@ export class EngineHost extends EngineClient {
 
   protected run<M extends EngineMethod>(engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
     const id = this.nextId++;
-    return this.enqueue<EngineResult<M>>(id, { type: 'run', id, engine, ...call }, options);
+    return this.enqueue(id, { type: 'run', id, engine, ...call }, options).then((value) => {
+      if (isResultOf(call.method, value)) return value;
+      throw new EngineError('engine_failed', `The engine host answered ${call.method} on ${engine} with something else`);
+    });
   }
 
   /** Test-only: makes the host crash, hang or exhaust memory while running a job. */
-  fault(kind: 'crash' | 'hang' | 'allocate', options: CallOptions = {}): Promise<never> {
+  fault(kind: 'crash' | 'hang' | 'allocate', options: CallOptions = {}): Promise<unknown> {
     const id = this.nextId++;
-    return this.enqueue<never>(id, { type: 'fault', id, fault: kind }, options);
+    return this.enqueue(id, { type: 'fault', id, fault: kind }, options);
   }
 
   status() {
@@ -93,10 +97,10 @@ export class EngineHost extends EngineClient {
     await Promise.all(this.hosts.map((host) => this.kill(host, new EngineError('cancelled', 'The service is shutting down'))));
   }
 
-  private enqueue<T>(id: number, message: ToHost, options: CallOptions): Promise<T> {
+  private enqueue(id: number, message: ToHost, options: CallOptions): Promise<unknown> {
     if (this.closed) return Promise.reject(new EngineError('cancelled', 'The service is shutting down'));
     if (options.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'The job was cancelled'));
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<unknown>((resolve, reject) => {
       const onAbort = () => this.cancel(job);
       // One signal often spans many calls (a long-form job), so each call removes its listener.
       const settled = () => options.signal?.removeEventListener('abort', onAbort);
@@ -106,8 +110,7 @@ export class EngineHost extends EngineClient {
         options,
         resolve: (value) => {
           settled();
-          // The host runs this same code behind the same interfaces: a result is the called method's.
-          resolve(value as T);
+          resolve(value);
         },
         reject: (error) => {
           settled();

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { resample } from '../../platform/audio/analyse/resample.js';
+import { resample } from '../../platform/audio/effects.js';
 import { decodeToPcm } from '../../platform/audio/decode.js';
 import { normalizeLoudness } from '../../platform/audio/loudness.js';
 import { durationOf, type Pcm } from '../../platform/audio/pcm.js';
@@ -14,7 +14,7 @@ import {
   totalSeconds,
 } from '../../platform/audio/speech-quality.js';
 import type { Span } from '../../platform/audio/trim.js';
-import type { EngineHost } from '../../platform/engines/host/supervisor.js';
+import type { EngineClient } from '../../platform/engines/host/calls.js';
 import { ApiError } from '../../platform/errors.js';
 import type { SimilarityMeasure } from './voice-similarity.js';
 import { roundTo } from '../../platform/util/round.js';
@@ -77,7 +77,7 @@ export interface PreparedSample {
 
 export class SampleIntake {
   constructor(
-    private readonly deps: { engines: EngineHost; vadInstalled: () => Promise<boolean> },
+    private readonly deps: { engines: EngineClient; vadInstalled: () => Promise<boolean> },
     private readonly limits: IntakeLimits,
   ) {}
 
@@ -143,7 +143,7 @@ export class SampleIntake {
 
   private async speechRegions(pcm: Pcm, detector: PreparedSample['speechDetector'], signal: AbortSignal): Promise<Span[]> {
     if (detector === 'level') return energySpeechRegions(pcm);
-    return this.deps.engines.detect('silero-vad', resample(pcm, VAD_RATE), { signal });
+    return this.deps.engines.detect('silero-vad', await resample(pcm, VAD_RATE, signal), { signal });
   }
 }
 

@@ -70,8 +70,8 @@ export function printVector(analysis: VoiceAnalysis): Float32Array {
   return vector;
 }
 
-export function acousticPrint(pcm: Pcm): VoicePrint {
-  return printOfAnalysis(analyseVoice(pcm));
+export async function acousticPrint(pcm: Pcm, signal?: AbortSignal): Promise<VoicePrint> {
+  return printOfAnalysis(await analyseVoice(pcm, signal));
 }
 
 /** The print of an analysis already made; throws `no_voiced_speech` when it holds too little voice. */
@@ -132,7 +132,7 @@ export const acousticVoiceprintEngine: EngineDescriptor<VoicePrinter> = {
     capabilities,
     extract: async (pcm: Pcm, context: JobContext) => {
       context.signal.throwIfAborted();
-      const print = acousticPrint(pcm);
+      const print = await acousticPrint(pcm, context.signal);
       context.progress(1, 'voice print');
       return print;
     },
@@ -140,7 +140,7 @@ export const acousticVoiceprintEngine: EngineDescriptor<VoicePrinter> = {
     /** The full analysis (pitch, formants, spectrum, rate) that voice cloning fits to, made here to keep the server's event loop free. */
     analyse: async (pcm: Pcm, context: JobContext): Promise<VoiceAnalysis> => {
       context.signal.throwIfAborted();
-      return analyseVoice(pcm);
+      return analyseVoice(pcm, context.signal);
     },
   }),
 };

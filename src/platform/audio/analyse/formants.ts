@@ -2,7 +2,7 @@ import type { Pcm } from '../pcm.js';
 import { hammingWindow } from './fft.js';
 import { percentile, readFrame } from './frames.js';
 import { pitchTrack, type PitchFrame } from './pitch.js';
-import { resample } from './resample.js';
+import { resample } from '../effects.js';
 
 /**
  * Formants by linear prediction, as Praat's Burg analysis does it in spirit: resample to twice
@@ -103,10 +103,10 @@ export function resonances(a: Float64Array, sampleRate: number): Array<{ hz: num
  * F1..F3 for each frame whose centre time is listed: the lowest three resonances above 150 Hz
  * narrower than 500 Hz (wider poles shape the spectral slope, not a formant).
  */
-export function formantTrack(pcm: Pcm, times: number[], options: FormantOptions = {}): Array<[number, number, number]> {
+export async function formantTrack(pcm: Pcm, times: number[], options: FormantOptions = {}, abort?: AbortSignal): Promise<Array<[number, number, number]>> {
   const ceiling = options.ceilingHz ?? 5500;
   const order = options.order ?? 12;
-  const signal = resample(pcm, 2 * ceiling);
+  const signal = await resample(pcm, 2 * ceiling, abort);
   const rate = signal.sampleRate;
   const length = Math.round(rate * (options.windowSeconds ?? 0.025));
   const window = hammingWindow(length);
@@ -125,10 +125,10 @@ export function formantTrack(pcm: Pcm, times: number[], options: FormantOptions 
 }
 
 /** Median F1..F3 over the voiced frames of `track` (computed from `pcm` when not given). */
-export function formantStats(pcm: Pcm, track: PitchFrame[] = pitchTrack(pcm), options: FormantOptions = {}): FormantStats {
+export async function formantStats(pcm: Pcm, track: PitchFrame[] = pitchTrack(pcm), options: FormantOptions = {}, abort?: AbortSignal): Promise<FormantStats> {
   // Every other voiced frame (20 ms apart) is plenty for a median and halves the root finding.
   const times = track.filter((frame, i) => frame.f0 > 0 && i % 2 === 0).map((frame) => frame.time);
-  const formants = formantTrack(pcm, times, options);
+  const formants = await formantTrack(pcm, times, options, abort);
   const values = (k: 0 | 1 | 2) => formants.map((f) => f[k]).filter((hz) => !Number.isNaN(hz));
   const median = (k: 0 | 1 | 2) => percentile(values(k), 0.5);
   const mean = (k: 0 | 1 | 2) => trimmedGeometricMean(values(k), 0.1);

@@ -4,7 +4,7 @@ import { formantStats, type FormantStats } from './formants.js';
 import { mfcc, summariseMfcc, type MfccStats } from './mfcc.js';
 import { pitchTrack, summarisePitch, type PitchStats } from './pitch.js';
 import { rateStats, type RateStats } from './rate.js';
-import { resample } from './resample.js';
+import { resample } from '../effects.js';
 import { spectrumStats, type SpectrumStats } from './spectrum.js';
 
 /**
@@ -18,7 +18,6 @@ export * from './frames.js';
 export * from './mfcc.js';
 export * from './pitch.js';
 export * from './rate.js';
-export * from './resample.js';
 export * from './spectrum.js';
 
 /**
@@ -42,14 +41,14 @@ export interface VoiceAnalysis {
   rate: RateStats;
 }
 
-export function analyseVoice(input: Pcm): VoiceAnalysis {
-  const pcm = resample(input, ANALYSIS_RATE);
+export async function analyseVoice(input: Pcm, signal?: AbortSignal): Promise<VoiceAnalysis> {
+  const pcm = await resample(input, ANALYSIS_RATE, signal);
   const track = pitchTrack(pcm, { hopSeconds: HOP_SECONDS });
   const voiced = track.map((frame) => frame.f0 > 0);
   return {
     durationSeconds: durationOf(input),
     pitch: summarisePitch(track),
-    formants: formantStats(pcm, track),
+    formants: await formantStats(pcm, track, {}, signal),
     spectrum: spectrumStats(pcm, voiced),
     mfcc: summariseMfcc(mfcc(pcm, { hopSeconds: HOP_SECONDS }), voiced),
     rate: rateStats(pcm, track),

@@ -40,8 +40,8 @@ interface Target {
 
 async function target(file: string): Promise<Target> {
   const bytes = await readFile(join(REFERENCE_AUDIO, file));
-  const analysis = analyseVoice(await decodeToPcm(bytes, 16000));
-  return { file, bytes, print: acousticPrint(await decodeToPcm(bytes, 16000)), f0: analysis.pitch.medianHz };
+  const analysis = await analyseVoice(await decodeToPcm(bytes, 16000));
+  return { file, bytes, print: await acousticPrint(await decodeToPcm(bytes, 16000)), f0: analysis.pitch.medianHz };
 }
 
 const silence = (seconds: number): Buffer => encodeWav({ samples: new Float32Array(Math.round(seconds * 24000)), sampleRate: 24000 });
@@ -160,9 +160,9 @@ describe('voice cloning and design over HTTP', () => {
       const heard = await recognized(audio);
       const errorRate = wordErrorRate(NEW_TEXT, heard);
       assert.ok(errorRate <= 0.5, `word error rate ${errorRate.toFixed(2)}: "${heard}"`);
-      const f0 = analyseVoice(pcm).pitch.medianHz;
+      const f0 = (await analyseVoice(pcm)).pitch.medianHz;
       assert.ok(Math.abs(f0 / own().f0 - 1) <= 0.15, `median F0 ${f0.toFixed(1)} Hz, target ${own().f0.toFixed(1)} Hz`);
-      const print = acousticPrint(pcm);
+      const print = await acousticPrint(pcm);
       const toOwn = acousticSimilarity(print, own().print);
       const toOther = acousticSimilarity(print, other().print);
       assert.ok(toOwn > toOther, `similarity to own target ${toOwn.toFixed(3)}, to the other ${toOther.toFixed(3)}`);
@@ -176,7 +176,7 @@ describe('voice cloning and design over HTTP', () => {
       headers: { 'x-api-key': fixture.admin.key },
     });
     assert.equal(preview.status, 200);
-    const f0 = analyseVoice(await decodeToPcm(Buffer.from(await preview.arrayBuffer()), 16000)).pitch.medianHz;
+    const f0 = (await analyseVoice(await decodeToPcm(Buffer.from(await preview.arrayBuffer()), 16000))).pitch.medianHz;
     assert.ok(Math.abs(f0 / lj.f0 - 1) <= 0.2, `preview F0 ${f0.toFixed(1)} Hz, target ${lj.f0.toFixed(1)} Hz`);
     const previews = async () => (await folderNames(join(fixture.server.dataDir, 'audio'))).filter((name) => name.startsWith('preview_'));
     assert.equal((await previews()).length, 1);
@@ -313,8 +313,8 @@ describe('voice cloning and design over HTTP', () => {
     assert.equal(deep.body.voice.type, 'design');
     assert.equal(deep.body.voice.gender, 'male');
     assert.equal(bright.body.voice.gender, 'female');
-    const low = analyseVoice((await speak(deep.body.voice_id, '/api/generate/design')).pcm);
-    const high = analyseVoice((await speak(bright.body.voice_id, '/api/generate/design')).pcm);
+    const low = await analyseVoice((await speak(deep.body.voice_id, '/api/generate/design')).pcm);
+    const high = await analyseVoice((await speak(bright.body.voice_id, '/api/generate/design')).pcm);
     assert.ok(low.pitch.medianHz < high.pitch.medianHz * 0.75, `deep ${low.pitch.medianHz.toFixed(0)} Hz, bright ${high.pitch.medianHz.toFixed(0)} Hz`);
     // The same words: a slower voice takes longer to say them.
     assert.ok(low.durationSeconds > high.durationSeconds * 1.1, `slow ${low.durationSeconds.toFixed(2)} s, fast ${high.durationSeconds.toFixed(2)} s`);

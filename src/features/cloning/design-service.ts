@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { jobKind } from '../../platform/jobs/kinds.js';
 import { withPitch, type VoiceFit } from '../../platform/audio/conversion-fit.js';
 import { convertVoice } from '../../platform/audio/voice-conversion.js';
-import type { EngineHost } from '../../platform/engines/host/supervisor.js';
+import type { EngineClient } from '../../platform/engines/host/calls.js';
 import { ApiError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { JobRecord, JobRunContext } from '../../platform/jobs/types.js';
@@ -33,7 +33,7 @@ export type DesignRequest = Static<typeof DesignRequestSchema>;
 export const DESIGN_JOB = jobKind('design', DesignRequestSchema);
 
 export interface DesignDeps {
-  engines: EngineHost;
+  engines: EngineClient;
   queue: JobQueue;
   voices: VoiceRepository;
   voiceFiles: VoiceFiles;

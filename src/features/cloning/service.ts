@@ -3,7 +3,7 @@ import { jobKind } from '../../platform/jobs/kinds.js';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeWav } from '../../platform/audio/wav.js';
-import type { EngineHost } from '../../platform/engines/host/supervisor.js';
+import type { EngineClient } from '../../platform/engines/host/calls.js';
 import type { EngineCapabilities } from '../../platform/engines/types.js';
 import type { Pcm } from '../../platform/audio/pcm.js';
 import { wordErrorRate } from '../../platform/text/wer.js';
@@ -41,7 +41,7 @@ export type CloneRequest = Static<typeof CloneRequestSchema>;
 export const CLONE_JOB = jobKind('clone', CloneRequestSchema);
 
 export interface CloneDeps {
-  engines: EngineHost;
+  engines: EngineClient;
   queue: JobQueue;
   voices: VoiceRepository;
   voiceFiles: VoiceFiles;

@@ -1,6 +1,6 @@
 import type { VoiceAnalysis } from '../../platform/audio/analyse/index.js';
 import { concatPcm, durationOf, type Pcm } from '../../platform/audio/pcm.js';
-import type { EngineHost } from '../../platform/engines/host/supervisor.js';
+import type { EngineClient } from '../../platform/engines/host/calls.js';
 import type { SynthesisRequest, VoicePrint } from '../../platform/engines/types.js';
 import { normalizeText } from '../../platform/text/normalize.js';
 import type { PreparedSample } from './intake.js';
@@ -95,7 +95,7 @@ export interface ScoredVoice {
 }
 
 export interface ProbeTools {
-  engines: EngineHost;
+  engines: EngineClient;
   measure: SimilarityMeasure;
   signal: AbortSignal;
 }

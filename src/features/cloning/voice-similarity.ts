@@ -1,5 +1,5 @@
 import type { Pcm } from '../../platform/audio/pcm.js';
-import type { EngineHost } from '../../platform/engines/host/supervisor.js';
+import type { EngineClient } from '../../platform/engines/host/calls.js';
 import type { VoicePrint } from '../../platform/engines/types.js';
 import { engineAvailable } from '../../platform/engines/inventory.js';
 import type { VoiceAnalysis } from '../../platform/audio/analyse/index.js';
@@ -14,13 +14,13 @@ const PRINTERS = ['speaker-embedding', 'acoustic-voiceprint'];
  */
 export class SimilarityMeasure {
   private constructor(
-    private readonly engines: EngineHost,
+    private readonly engines: EngineClient,
     /** The printer engine. */
     readonly engine: string,
     private readonly signal?: AbortSignal,
   ) {}
 
-  static async best(engines: EngineHost, modelsDir: string, signal?: AbortSignal): Promise<SimilarityMeasure> {
+  static async best(engines: EngineClient, modelsDir: string, signal?: AbortSignal): Promise<SimilarityMeasure> {
     for (const engine of PRINTERS) {
       if (await engineAvailable(modelsDir, engine)) return new SimilarityMeasure(engines, engine, signal);
     }
@@ -59,7 +59,7 @@ function unprintable(error: unknown): undefined {
 }
 
 /** Pitch, formants, spectrum and rate of a recording, measured in the engine host. */
-export function analyseSpeech(engines: EngineHost, pcm: Pcm, signal?: AbortSignal): Promise<VoiceAnalysis> {
+export function analyseSpeech(engines: EngineClient, pcm: Pcm, signal?: AbortSignal): Promise<VoiceAnalysis> {
   return engines.analyse('acoustic-voiceprint', pcm, { signal });
 }
 

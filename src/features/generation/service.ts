@@ -1,5 +1,5 @@
 import { CONTENT_TYPES, FILE_EXTENSIONS, type AudioFormat } from '../../platform/audio/encode.js';
-import type { EngineHost } from '../../platform/engines/host/supervisor.js';
+import type { EngineClient } from '../../platform/engines/host/calls.js';
 import type { EventBus } from '../../platform/events.js';
 import { Type, type Static } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
@@ -51,7 +51,7 @@ type SynthesisPayload = Static<typeof SynthesisPayloadSchema>;
 export const SYNTHESIS_JOB = jobKind('synthesis', SynthesisPayloadSchema);
 
 export interface GenerationDeps {
-  engines: EngineHost;
+  engines: EngineClient;
   voiceFiles: VoiceFiles;
   queue: JobQueue;
   tasks: TaskRepository;
@@ -143,7 +143,7 @@ export class GenerationService {
    * Cancels the named task's queued and running jobs (a long-form task may have its first run and
    * regenerations), or every generation of the caller that is queued or running.
    */
-  cancel(taskId: string | undefined, ownerKeyId: string): Promise<CancelledJob[]> {
+  async cancel(taskId: string | undefined, ownerKeyId: string): Promise<CancelledJob[]> {
     if (taskId) {
       const task = this.deps.taskService.owned(taskId, ownerKeyId);
       const jobs = this.deps.queue.active((job) => job.taskId === taskId);

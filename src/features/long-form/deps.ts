@@ -1,4 +1,4 @@
-import type { EngineHost } from '../../platform/engines/host/supervisor.js';
+import type { EngineClient } from '../../platform/engines/host/calls.js';
 import type { EventBus } from '../../platform/events.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { SpeakingVoice } from '../../platform/speech/speech.js';
@@ -9,7 +9,7 @@ import type { ChunkRepository } from './chunk-repository.js';
 
 /** What the long-form service and its job runners work with. */
 export interface LongFormDeps {
-  engines: EngineHost;
+  engines: EngineClient;
   voiceFiles: VoiceFiles;
   queue: JobQueue;
   events: EventBus;

@@ -3,7 +3,7 @@ import { Value } from 'typebox/value';
 import { jobKind } from '../../platform/jobs/kinds.js';
 import { decodeToPcm } from '../../platform/audio/decode.js';
 import type { Pcm } from '../../platform/audio/pcm.js';
-import type { EngineHost } from '../../platform/engines/host/supervisor.js';
+import type { EngineClient } from '../../platform/engines/host/calls.js';
 import { engineAvailable } from '../../platform/engines/inventory.js';
 import type { EngineCapabilities, SpeechRegion, Transcript, TranscriptSegment } from '../../platform/engines/types.js';
 import { ApiError } from '../../platform/errors.js';
@@ -47,7 +47,7 @@ export const TRANSCRIPTION_JOB = jobKind('transcription', TranscriptionRequestSc
  * skipped (see planWindow).
  */
 export class TranscriptionService {
-  constructor(private readonly deps: { engines: EngineHost; queue: JobQueue; modelsDir: string }) {
+  constructor(private readonly deps: { engines: EngineClient; queue: JobQueue; modelsDir: string }) {
     deps.queue.register(TRANSCRIPTION_JOB, (payload, context) => this.run(payload, context));
   }
 
@@ -115,7 +115,7 @@ export class TranscriptionService {
 }
 
 /** The installed recognizers (of `among`), best first. */
-export async function installedRecognizers(engines: EngineHost, modelsDir: string, among: readonly string[] = RECOGNIZERS): Promise<EngineCapabilities[]> {
+export async function installedRecognizers(engines: EngineClient, modelsDir: string, among: readonly string[] = RECOGNIZERS): Promise<EngineCapabilities[]> {
   const installed: EngineCapabilities[] = [];
   for (const id of among) {
     if (await engineAvailable(modelsDir, id)) installed.push(await engines.capabilities(id));

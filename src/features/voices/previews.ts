@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { durationOf } from '../../platform/audio/pcm.js';
 import { parseWav } from '../../platform/audio/wav.js';
-import type { EngineHost } from '../../platform/engines/host/supervisor.js';
+import type { EngineClient } from '../../platform/engines/host/calls.js';
 import { Type, type Static } from 'typebox';
 import { jobKind } from '../../platform/jobs/kinds.js';
 import { ApiError } from '../../platform/errors.js';
@@ -58,7 +58,7 @@ export function previewSentence(language: string): string {
 export type PreviewVoice = SpeakingVoice & Pick<VoiceRecord, 'previewPath' | 'updatedAt'>;
 
 export interface PreviewDeps {
-  engines: EngineHost;
+  engines: EngineClient;
   voiceFiles: VoiceFiles;
   queue: JobQueue;
   audio: AudioStore;

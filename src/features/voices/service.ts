@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import type { EngineHost } from '../../platform/engines/host/supervisor.js';
+import type { EngineClient } from '../../platform/engines/host/calls.js';
 import { engineDescriptors } from '../../platform/engines/registry.js';
 import type { VoiceInfo } from '../../platform/engines/types.js';
 import { ApiError } from '../../platform/errors.js';
@@ -49,7 +49,7 @@ function now(): string {
 }
 
 /** Asks every available synthesizer for its voices through the engine host (engines run only there). */
-export function enginePresets(engines: Pick<EngineHost, 'listVoices'>, modelsDir: string): PresetSource {
+export function enginePresets(engines: Pick<EngineClient, 'listVoices'>, modelsDir: string): PresetSource {
   return async () => {
     const synthesizers = engineDescriptors(modelsDir).filter((descriptor) => descriptor.kind === 'synthesizer');
     const failedEngines: string[] = [];

@@ -2,7 +2,7 @@ import { parseWav } from '../audio/wav.js';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { convertVoice, VoiceConversionSchema } from '../audio/voice-conversion.js';
-import type { EngineHost } from '../engines/host/supervisor.js';
+import type { EngineClient } from '../engines/host/calls.js';
 import type { SynthesisRequest, SynthesisResult } from '../engines/types.js';
 import type { VoiceFiles } from './voice-files.js';
 
@@ -42,7 +42,7 @@ export function renderingOf(voice: { id: string; settings: Record<string, unknow
 }
 
 export interface RenderDeps {
-  engines: EngineHost;
+  engines: EngineClient;
   voiceFiles: VoiceFiles;
 }
 

@@ -1,0 +1,35 @@
+import { EngineClient, type CallOptions, type EngineCall, type EngineMethod, type EngineResult } from '../../src/platform/engines/host/calls.js';
+import { isResultOf } from '../../src/platform/engines/host/results.js';
+import { EngineError } from '../../src/platform/errors.js';
+
+/**
+ * Engines for unit tests of the services: every synthesis answers a 220 Hz tone of `seconds`, and
+ * every call is recorded. The engine host itself (child processes, real engines) is tested in
+ * test/integration/platform/engines.
+ */
+export class FakeEngines extends EngineClient {
+  readonly calls: { engine: string; call: EngineCall }[] = [];
+
+  constructor(private readonly seconds = 0.5) {
+    super();
+  }
+
+  protected run<M extends EngineMethod>(engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
+    this.calls.push({ engine, call });
+    if (options.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'The job was cancelled'));
+    const value = this.answer(call);
+    return isResultOf(call.method, value) ? Promise.resolve(value) : Promise.reject(new EngineError('method_not_supported', `no fake ${call.method}`));
+  }
+
+  /** The requests synthesis got, in order. */
+  get synthesized() {
+    return this.calls.flatMap(({ call }) => (call.method === 'synthesize' ? [call.args[0]] : []));
+  }
+
+  private answer(call: EngineCall): unknown {
+    if (call.method !== 'synthesize') return undefined;
+    const sampleRate = 16000;
+    const samples = Float32Array.from({ length: Math.round(this.seconds * sampleRate) }, (_, n) => 0.3 * Math.sin((2 * Math.PI * 220 * n) / sampleRate));
+    return { pcm: { samples, sampleRate } };
+  }
+}

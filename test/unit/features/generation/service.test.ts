@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { GenerationService } from '../../../../src/features/generation/index.js';
+import { TaskRepository, TaskService } from '../../../../src/features/tasks/index.js';
+import { parseWav } from '../../../../src/platform/audio/wav.js';
+import { ApiError } from '../../../../src/platform/errors.js';
+import { EventBus } from '../../../../src/platform/events.js';
+import { JobRepository } from '../../../../src/platform/jobs/job-repository.js';
+import { JobQueue } from '../../../../src/platform/jobs/queue.js';
+import { createLog } from '../../../../src/platform/log.js';
+import type { SpeakingVoice } from '../../../../src/platform/speech/speech.js';
+import { VoiceFiles } from '../../../../src/platform/speech/voice-files.js';
+import { AudioStore } from '../../../../src/platform/store/audio-store.js';
+import { openDatabase, type Db } from '../../../../src/platform/store/database.js';
+import { KeptWrites } from '../../../../src/platform/store/kept-writes.js';
+import { FakeEngines } from '../../../helpers/fake-engines.js';
+import { removeDir, tempDir } from '../../../helpers/timbre.js';
+
+const preset = (id: string, changes: Partial<SpeakingVoice> = {}): SpeakingVoice => ({
+  id,
+  type: 'preset',
+  engine: 'pico',
+  engineVoice: 'en-US',
+  language: 'en-US',
+  languages: [],
+  available: true,
+  settings: {},
+  ...changes,
+});
+
+const VOICES = new Map([
+  ['pico:en-US', preset('pico:en-US')],
+  ['pico:gone', preset('pico:gone', { available: false })],
+  ['voice_clone1', preset('voice_clone1', { type: 'clone' })],
+]);
+
+function refusedWith(status: number, code: string) {
+  return (error: unknown) => error instanceof ApiError && error.statusCode === status && error.code === code;
+}
+
+describe('the generation service', () => {
+  let dir: string;
+  let db: Db;
+  let kept: KeptWrites;
+  let queue: JobQueue;
+  let engines: FakeEngines;
+  let generation: GenerationService;
+
+  before(async () => {
+    dir = await tempDir();
+    db = openDatabase(dir);
+    const log = createLog('silent');
+    kept = new KeptWrites(log);
+    const events = new EventBus(log);
+    queue = new JobQueue({ jobs: new JobRepository(db, kept), events, concurrency: 1, maxQueued: 10 });
+    engines = new FakeEngines(0.5);
+    const tasks = new TaskRepository(db, kept);
+    const audio = new AudioStore(dir);
+    const findVoice = async (id: string) => {
+      const voice = VOICES.get(id);
+      if (!voice) throw new ApiError(404, 'voice_not_found', `No voice ${id}`);
+      return voice;
+    };
+    const common = { engines, voiceFiles: new VoiceFiles(dir), queue, events, tasks, audio, findVoice, maxTextChars: 200 };
+    generation = new GenerationService({ ...common, taskService: new TaskService({ tasks, audio }) });
+  });
+
+  after(async () => {
+    await queue.close();
+    kept.close();
+    db.close();
+    await removeDir(dir);
+  });
+
+  test('a request becomes a task whose job speaks the normalised text and stores the audio', async () => {
+    const { task, job } = await generation.submit('preset', { voiceId: 'pico:en-US', text: 'Room  42 is ready.', language: 'en-US', speed: 1.5 }, 'key_a');
+    assert.equal(task.status, 'queued');
+    const done = await generation.finish(task.id, job.id);
+    assert.equal(done.contentType, 'audio/wav');
+    assert.equal(done.task.status, 'completed');
+    assert.ok(Math.abs((done.task.duration ?? 0) - 0.5) < 0.01, `duration ${done.task.duration}`);
+    assert.equal(parseWav(done.audio).samples.length, 8000);
+    const [request] = engines.synthesized;
+    assert.equal(request?.text, 'Room forty-two is ready.');
+    assert.deepEqual([request?.voice, request?.language, request?.speed], ['en-US', 'en-US', 1.5]);
+  });
+
+  test('what cannot be spoken is refused before anything is queued', async () => {
+    const submit = (voiceId: string, text: string, language = 'en-US') => generation.submit('preset', { voiceId, text, language }, 'key_a');
+    await assert.rejects(submit('pico:en-US', 'x'.repeat(201)), refusedWith(413, 'text_too_long'));
+    await assert.rejects(submit('voice_clone1', 'Hello.'), refusedWith(400, 'voice_type_mismatch'));
+    await assert.rejects(submit('pico:en-US', 'Bonjour.', 'fr-FR'), refusedWith(422, 'language_not_supported'));
+    await assert.rejects(submit('pico:gone', 'Hello.'), refusedWith(503, 'voice_unavailable'));
+    await assert.rejects(submit('pico:missing', 'Hello.'), refusedWith(404, 'voice_not_found'));
+    assert.equal(queue.status().queued.length, 0);
+  });
+
+  test("another key's task cannot be cancelled: it does not exist for that key", async () => {
+    const { task, job } = await generation.submit('preset', { voiceId: 'pico:en-US', text: 'Mine.', language: 'en-US' }, 'key_a');
+    await assert.rejects(generation.cancel(task.id, 'key_b'), refusedWith(404, 'task_not_found'));
+    await generation.finish(task.id, job.id);
+    await assert.rejects(generation.cancel(task.id, 'key_a'), refusedWith(409, 'task_not_cancellable'));
+  });
+});

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ChunkRepository, LongFormService, selected } from '../../../../src/features/long-form/index.js';
+import { TaskRepository, TaskService } from '../../../../src/features/tasks/index.js';
+import { parseWav } from '../../../../src/platform/audio/wav.js';
+import { ApiError } from '../../../../src/platform/errors.js';
+import { EventBus } from '../../../../src/platform/events.js';
+import { JobRepository } from '../../../../src/platform/jobs/job-repository.js';
+import { JobQueue } from '../../../../src/platform/jobs/queue.js';
+import { createLog } from '../../../../src/platform/log.js';
+import type { SpeakingVoice } from '../../../../src/platform/speech/speech.js';
+import { VoiceFiles } from '../../../../src/platform/speech/voice-files.js';
+import { AudioStore } from '../../../../src/platform/store/audio-store.js';
+import { openDatabase, type Db } from '../../../../src/platform/store/database.js';
+import { KeptWrites } from '../../../../src/platform/store/kept-writes.js';
+import { FakeEngines } from '../../../helpers/fake-engines.js';
+import { removeDir, tempDir } from '../../../helpers/timbre.js';
+
+const VOICE: SpeakingVoice = {
+  id: 'pico:en-US',
+  type: 'preset',
+  engine: 'pico',
+  engineVoice: 'en-US',
+  language: 'en-US',
+  languages: [],
+  available: true,
+  settings: {},
+};
+const TEXT = 'The first sentence is here. The second one follows it. And a third closes the text.';
+
+describe('the long-form service', () => {
+  let dir: string;
+  let db: Db;
+  let kept: KeptWrites;
+  let queue: JobQueue;
+  let engines: FakeEngines;
+  let tasks: TaskService;
+  let longForm: LongFormService;
+
+  before(async () => {
+    dir = await tempDir();
+    db = openDatabase(dir);
+    const log = createLog('silent');
+    kept = new KeptWrites(log);
+    const events = new EventBus(log);
+    queue = new JobQueue({ jobs: new JobRepository(db, kept), events, concurrency: 1, maxQueued: 10 });
+    engines = new FakeEngines(0.4);
+    const taskRepository = new TaskRepository(db, kept);
+    const audio = new AudioStore(dir);
+    tasks = new TaskService({ tasks: taskRepository, audio });
+    longForm = new LongFormService({
+      engines,
+      voiceFiles: new VoiceFiles(dir),
+      queue,
+      events,
+      tasks: taskRepository,
+      taskService: tasks,
+      chunks: new ChunkRepository(db, kept),
+      audio,
+      findVoice: async () => VOICE,
+      presets: async () => [VOICE],
+      maxTextChars: 5000,
+    });
+  });
+
+  after(async () => {
+    await queue.close();
+    kept.close();
+    db.close();
+    await removeDir(dir);
+  });
+
+  test('a text is spoken sentence by sentence; one chunk is regenerated and chosen; the merge joins them with pauses', async () => {
+    const started = await longForm.start([{ voice: VOICE, text: TEXT, language: 'en-US' }], { seed: 7 }, 'key_a');
+    assert.deepEqual(
+      started.chunks.map((chunk) => selected(chunk).text),
+      ['The first sentence is here.', 'The second one follows it.', 'And a third closes the text.'],
+    );
+    assert.equal((await queue.wait(started.job.id)).state, 'completed');
+    const task = tasks.owned(started.task.id, 'key_a');
+    assert.ok(longForm.chunksOf(task).every((chunk) => selected(chunk).state === 'completed' && selected(chunk).take === 1));
+    assert.equal(engines.synthesized.length, 3);
+
+    const { take, job } = await longForm.regenerate(task.id, 1, { text: 'The second one, said again.' }, { keyId: 'key_a', task });
+    assert.equal(take.take, 2);
+    await queue.wait(job.id);
+    const chunks = longForm.chunksOf(task);
+    assert.deepEqual(
+      chunks.map((chunk) => chunk.selectedTake),
+      [1, 2, 1],
+      'the new take is chosen; the others keep theirs',
+    );
+    assert.equal(selected(chunks[1]!).text, 'The second one, said again.');
+    assert.equal(longForm.selectTake(task, 1, 1).selectedTake, 1, 'the first take can be chosen back');
+    assert.throws(
+      () => longForm.selectTake(task, 1, 3),
+      (error: unknown) => error instanceof ApiError && error.code === 'take_not_found',
+    );
+
+    const merged = await longForm.merge(tasks.owned(task.id, 'key_a'), { format: 'wav', pauseMs: 250, normalize: false }, 'key_a');
+    const pcm = parseWav(merged.audio);
+    const seconds = pcm.samples.length / pcm.sampleRate;
+    assert.ok(Math.abs(seconds - (3 * 0.4 + 2 * 0.25)) < 0.05, `merged ${seconds.toFixed(3)} s: three chunks and two pauses`);
+    assert.equal(tasks.owned(task.id, 'key_a').status, 'completed');
+  });
+
+  test("a task's chunks show in what the tasks capability presents", async () => {
+    const started = await longForm.start([{ voice: VOICE, text: 'One. Two.', language: 'en-US' }], {}, 'key_a');
+    await queue.wait(started.job.id);
+    const shown = tasks.present(tasks.owned(started.task.id, 'key_a'));
+    assert.ok(Array.isArray(shown.chunks) && shown.chunks.length === 2);
+  });
+});

@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { AssetRepository, AssetService } from '../../../../src/features/assets/index.js';
+import { ChunkRepository, LongFormService } from '../../../../src/features/long-form/index.js';
+import { TaskRepository, TaskService, type TaskRecord } from '../../../../src/features/tasks/index.js';
+import { TimelineRepository, TimelineService } from '../../../../src/features/timeline/index.js';
+import { MERGE_DEFAULTS } from '../../../../src/platform/audio/merge.js';
+import { ApiError } from '../../../../src/platform/errors.js';
+import { EventBus } from '../../../../src/platform/events.js';
+import { JobRepository } from '../../../../src/platform/jobs/job-repository.js';
+import { JobQueue } from '../../../../src/platform/jobs/queue.js';
+import { createLog } from '../../../../src/platform/log.js';
+import type { SpeakingVoice } from '../../../../src/platform/speech/speech.js';
+import { VoiceFiles } from '../../../../src/platform/speech/voice-files.js';
+import { AudioStore } from '../../../../src/platform/store/audio-store.js';
+import { openDatabase, type Db } from '../../../../src/platform/store/database.js';
+import { KeptWrites } from '../../../../src/platform/store/kept-writes.js';
+import { FakeEngines } from '../../../helpers/fake-engines.js';
+import { removeDir, tempDir } from '../../../helpers/timbre.js';
+
+const VOICE: SpeakingVoice = {
+  id: 'pico:en-US',
+  type: 'preset',
+  engine: 'pico',
+  engineVoice: 'en-US',
+  language: 'en-US',
+  languages: [],
+  available: true,
+  settings: {},
+};
+const CHUNK_SECONDS = 0.4;
+const near = (actual: number, expected: number, what: string) => assert.ok(Math.abs(actual - expected) < 0.002, `${what}: ${actual} vs ${expected}`);
+
+describe('the timeline service', () => {
+  let dir: string;
+  let db: Db;
+  let kept: KeptWrites;
+  let queue: JobQueue;
+  let timeline: TimelineService;
+  let task: TaskRecord;
+
+  before(async () => {
+    dir = await tempDir();
+    db = openDatabase(dir);
+    const log = createLog('silent');
+    kept = new KeptWrites(log);
+    const events = new EventBus(log);
+    queue = new JobQueue({ jobs: new JobRepository(db, kept), events, concurrency: 1, maxQueued: 10 });
+    const tasks = new TaskRepository(db, kept);
+    const audio = new AudioStore(dir);
+    const taskService = new TaskService({ tasks, audio });
+    const chunks = new ChunkRepository(db, kept);
+    const longForm = new LongFormService({
+      engines: new FakeEngines(CHUNK_SECONDS),
+      voiceFiles: new VoiceFiles(dir),
+      queue,
+      events,
+      tasks,
+      taskService,
+      chunks,
+      audio,
+      findVoice: async () => VOICE,
+      presets: async () => [VOICE],
+      maxTextChars: 5000,
+    });
+    const assets = new AssetService({ assets: new AssetRepository(db), dataDir: dir, retentionDays: 0, log });
+    timeline = new TimelineService({ timelines: new TimelineRepository(db), chunks, audio, assets, dataDir: dir });
+    const started = await longForm.start([{ voice: VOICE, text: 'One is first. Two comes next. Three ends it.', language: 'en-US' }], {}, 'key_a');
+    await queue.wait(started.job.id);
+    task = taskService.owned(started.task.id, 'key_a');
+  });
+
+  after(async () => {
+    await queue.close();
+    kept.close();
+    db.close();
+    await removeDir(dir);
+  });
+
+  test('a long-form task starts with its chunks one after another, the merge pause between them', () => {
+    const view = timeline.view(task);
+    assert.equal(view.version, 0);
+    assert.deepEqual(
+      view.blocks.map((block) => block.source),
+      [0, 1, 2].map((index) => ({ kind: 'chunk', index })),
+    );
+    view.blocks.forEach((block, index) => {
+      near(block.start, index * (CHUNK_SECONDS + MERGE_DEFAULTS.pauseMs / 1000), `block ${index} start`);
+      near(block.source_duration ?? 0, CHUNK_SECONDS, `block ${index} length`);
+    });
+    near(view.duration, view.blocks[2]!.end, 'duration');
+  });
+
+  test('a layout saves as the next version; a stale version is 409; bad blocks are 400 naming them', () => {
+    const view = timeline.view(task);
+    const blocks = view.blocks.map(({ id, track, start, trim_start, trim_end }) => ({ id, track, start, trim_start, trim_end }));
+    blocks[2]!.start += 1;
+    const saved = timeline.saveLayout(task, { version: view.version, blocks });
+    assert.equal(saved.version, view.version + 1);
+    near(timeline.view(task).duration, view.duration + 1, 'duration after moving the last block');
+    assert.throws(
+      () => timeline.saveLayout(task, { version: view.version, blocks }),
+      (error: unknown) => error instanceof ApiError && error.statusCode === 409,
+    );
+    const bad = [...blocks.slice(0, 2), { ...blocks[2]!, id: 'blk_unknown' }, { ...blocks[0]!, trim_end: 99 }];
+    assert.throws(
+      () => timeline.saveLayout(task, { version: saved.version, blocks: bad }),
+      (error: unknown) => error instanceof ApiError && error.code === 'invalid_layout' && JSON.stringify(error.details).includes('blk_unknown'),
+    );
+  });
+
+  test('the render plan has every audible block as an input and no picture yet', () => {
+    const plan = timeline.renderPlan(task, 'key_a');
+    assert.equal(plan.inputs.length, 3);
+    assert.equal(plan.picture, null);
+    near(plan.duration, timeline.view(task).duration, 'plan duration');
+  });
+});

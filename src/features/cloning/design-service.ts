@@ -7,7 +7,7 @@ import { ApiError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { JobRecord, JobRunContext } from '../../platform/jobs/types.js';
 import type { VoiceFiles } from '../../platform/speech/voice-files.js';
-import { type VoiceRecord, type VoiceRepository, saveCustomVoice } from '../voices/index.js';
+import { type VoiceRecord, type VoiceRepository, newCustomVoice, saveCustomVoice } from '../voices/index.js';
 import { publicConversion } from './methods.js';
 import { speakProbe } from './target.js';
 import { chooseBaseVoice, designAttributes, designTargets, type DesignAttributes, DesignInputSchema } from './design-plan.js';
@@ -145,29 +145,17 @@ export class DesignService {
   }
 
   private record(request: DesignRequest, attributes: DesignAttributes, base: SpeakingVoice, settings: Record<string, unknown>): VoiceRecord {
-    const at = new Date().toISOString();
-    return {
+    return newCustomVoice({
       id: newId('voice', 12),
       type: 'design',
       name: request.name,
       engine: base.engine,
       engineVoice: base.engineVoice,
       language: request.language,
-      languages: [request.language],
       gender: attributes.gender ?? base.gender ?? null,
       description: request.description,
-      license: null,
-      sampleRate: null,
-      categoryId: null,
-      category: null,
-      tags: [],
-      favorite: false,
-      available: true,
       settings,
-      previewPath: null,
-      createdAt: at,
-      updatedAt: at,
-    };
+    });
   }
 }
 

@@ -10,7 +10,7 @@ import { wordErrorRate } from '../../platform/text/wer.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { JobRecord, JobRunContext } from '../../platform/jobs/types.js';
 import type { VoiceFiles } from '../../platform/speech/voice-files.js';
-import { type VoiceRecord, type VoiceRepository, type VoiceSampleRecord, saveCustomVoice } from '../voices/index.js';
+import { type VoiceRecord, type VoiceRepository, type VoiceSampleRecord, newCustomVoice, saveCustomVoice } from '../voices/index.js';
 import { checkSingleSpeaker, SampleIntake, SampleSourceSchema, type IntakeLimits, type PreparedSample } from './intake.js';
 import { chooseMethod, CLONE_METHODS, methodOptions, runMethod, type CloneMethod, type MethodOutcome } from './methods.js';
 import { buildTarget, probeSentence, type CloneTarget } from './target.js';
@@ -196,28 +196,17 @@ export class CloneService {
       };
     });
     const settings = cloneSettings(samples, target, fitted, about);
-    const record: VoiceRecord = {
+    const record = newCustomVoice({
       id,
       type: 'clone',
       name: request.name,
       engine: fitted.engine,
       engineVoice: fitted.engineVoice,
       language: request.language,
-      languages: [request.language],
       gender: request.gender ?? null,
       description: request.description ?? null,
-      license: null,
-      sampleRate: null,
-      categoryId: null,
-      category: null,
-      tags: [],
-      favorite: false,
-      available: true,
       settings,
-      previewPath: null,
-      createdAt: at,
-      updatedAt: at,
-    };
+    });
     await saveCustomVoice(this.deps, record, files, sampleRows, signal);
     return record;
   }

@@ -1,4 +1,5 @@
 import type { VoiceFiles } from '../../platform/speech/voice-files.js';
+import type { Gender } from '../../platform/engines/types.js';
 import type { VoiceRecord, VoiceRepository, VoiceSampleRecord } from './voice-repository.js';
 
 /**
@@ -25,4 +26,35 @@ export async function saveCustomVoice(
     await deps.voiceFiles.discard(moved ? deps.voiceFiles.folder(record.id) : staging);
     throw error;
   }
+}
+
+/** What a new clone or design is made of; everything else starts empty (no category, tags, preview). */
+export interface CustomVoiceParts {
+  id: string;
+  type: 'clone' | 'design';
+  name: string;
+  engine: string;
+  engineVoice: string;
+  language: string;
+  gender: Gender | null;
+  description: string | null;
+  settings: Record<string, unknown>;
+}
+
+export function newCustomVoice(parts: CustomVoiceParts): VoiceRecord {
+  const at = new Date().toISOString();
+  return {
+    ...parts,
+    languages: [parts.language],
+    license: null,
+    sampleRate: null,
+    categoryId: null,
+    category: null,
+    tags: [],
+    favorite: false,
+    available: true,
+    previewPath: null,
+    createdAt: at,
+    updatedAt: at,
+  };
 }

@@ -1,6 +1,6 @@
 export { DescriptionSchema, VoiceNameSchema } from './archive-format.js';
 export { CategoryRepository } from './category-repository.js';
-export { saveCustomVoice } from './custom-voices.js';
+export { newCustomVoice, saveCustomVoice } from './custom-voices.js';
 export { previewRoutes } from './preview-routes.js';
 export { PreviewService, previewSentence } from './previews.js';
 export { voiceRoutes } from './routes.js';

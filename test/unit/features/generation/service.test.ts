@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { GenerationService } from '../../../../src/features/generation/index.js';
-import { TaskRepository, TaskService } from '../../../../src/features/tasks/index.js';
 import { parseWav } from '../../../../src/platform/audio/wav.js';
 import { ApiError } from '../../../../src/platform/errors.js';
-import { EventBus } from '../../../../src/platform/events.js';
-import { JobRepository } from '../../../../src/platform/jobs/job-repository.js';
-import { JobQueue } from '../../../../src/platform/jobs/queue.js';
-import { createLog } from '../../../../src/platform/log.js';
 import type { SpeakingVoice } from '../../../../src/platform/speech/speech.js';
-import { VoiceFiles } from '../../../../src/platform/speech/voice-files.js';
-import { AudioStore } from '../../../../src/platform/store/audio-store.js';
-import { openDatabase, type Db } from '../../../../src/platform/store/database.js';
-import { KeptWrites } from '../../../../src/platform/store/kept-writes.js';
 import { FakeEngines } from '../../../helpers/fake-engines.js';
-import { removeDir, tempDir } from '../../../helpers/timbre.js';
+import { serviceFixture, type ServiceFixture } from '../../../helpers/service-fixture.js';
 
 const preset = (id: string, changes: Partial<SpeakingVoice> = {}): SpeakingVoice => ({
   id,
@@ -39,38 +30,22 @@ function refusedWith(status: number, code: string) {
 }
 
 describe('the generation service', () => {
-  let dir: string;
-  let db: Db;
-  let kept: KeptWrites;
-  let queue: JobQueue;
+  let fixture: ServiceFixture;
   let engines: FakeEngines;
   let generation: GenerationService;
 
   before(async () => {
-    dir = await tempDir();
-    db = openDatabase(dir);
-    const log = createLog('silent');
-    kept = new KeptWrites(log);
-    const events = new EventBus(log);
-    queue = new JobQueue({ jobs: new JobRepository(db, kept), events, concurrency: 1, maxQueued: 10 });
+    fixture = await serviceFixture();
     engines = new FakeEngines(0.5);
-    const tasks = new TaskRepository(db, kept);
-    const audio = new AudioStore(dir);
     const findVoice = async (id: string) => {
       const voice = VOICES.get(id);
       if (!voice) throw new ApiError(404, 'voice_not_found', `No voice ${id}`);
       return voice;
     };
-    const common = { engines, voiceFiles: new VoiceFiles(dir), queue, events, tasks, audio, findVoice, maxTextChars: 200 };
-    generation = new GenerationService({ ...common, taskService: new TaskService({ tasks, audio }) });
+    generation = new GenerationService({ ...fixture, engines, findVoice, maxTextChars: 200 });
   });
 
-  after(async () => {
-    await queue.close();
-    kept.close();
-    db.close();
-    await removeDir(dir);
-  });
+  after(() => fixture.close());
 
   test('a request becomes a task whose job speaks the normalised text and stores the audio', async () => {
     const { task, job } = await generation.submit('preset', { voiceId: 'pico:en-US', text: 'Room  42 is ready.', language: 'en-US', speed: 1.5 }, 'key_a');
@@ -92,7 +67,7 @@ describe('the generation service', () => {
     await assert.rejects(submit('pico:en-US', 'Bonjour.', 'fr-FR'), refusedWith(422, 'language_not_supported'));
     await assert.rejects(submit('pico:gone', 'Hello.'), refusedWith(503, 'voice_unavailable'));
     await assert.rejects(submit('pico:missing', 'Hello.'), refusedWith(404, 'voice_not_found'));
-    assert.equal(queue.status().queued.length, 0);
+    assert.equal(fixture.queue.status().queued.length, 0);
   });
 
   test("another key's task cannot be cancelled: it does not exist for that key", async () => {

@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ChunkRepository, LongFormService, selected } from '../../../../src/features/long-form/index.js';
-import { TaskRepository, TaskService } from '../../../../src/features/tasks/index.js';
+import { TaskService } from '../../../../src/features/tasks/index.js';
 import { parseWav } from '../../../../src/platform/audio/wav.js';
 import { ApiError } from '../../../../src/platform/errors.js';
-import { EventBus } from '../../../../src/platform/events.js';
-import { JobRepository } from '../../../../src/platform/jobs/job-repository.js';
 import { JobQueue } from '../../../../src/platform/jobs/queue.js';
-import { createLog } from '../../../../src/platform/log.js';
 import type { SpeakingVoice } from '../../../../src/platform/speech/speech.js';
-import { VoiceFiles } from '../../../../src/platform/speech/voice-files.js';
-import { AudioStore } from '../../../../src/platform/store/audio-store.js';
-import { openDatabase, type Db } from '../../../../src/platform/store/database.js';
-import { KeptWrites } from '../../../../src/platform/store/kept-writes.js';
 import { FakeEngines } from '../../../helpers/fake-engines.js';
-import { removeDir, tempDir } from '../../../helpers/timbre.js';
+import { serviceFixture, type ServiceFixture } from '../../../helpers/service-fixture.js';
 
 const VOICE: SpeakingVoice = {
   id: 'pico:en-US',
@@ -29,46 +22,27 @@ const VOICE: SpeakingVoice = {
 const TEXT = 'The first sentence is here. The second one follows it. And a third closes the text.';
 
 describe('the long-form service', () => {
-  let dir: string;
-  let db: Db;
-  let kept: KeptWrites;
+  let fixture: ServiceFixture;
   let queue: JobQueue;
   let engines: FakeEngines;
   let tasks: TaskService;
   let longForm: LongFormService;
 
   before(async () => {
-    dir = await tempDir();
-    db = openDatabase(dir);
-    const log = createLog('silent');
-    kept = new KeptWrites(log);
-    const events = new EventBus(log);
-    queue = new JobQueue({ jobs: new JobRepository(db, kept), events, concurrency: 1, maxQueued: 10 });
+    fixture = await serviceFixture();
+    ({ queue, taskService: tasks } = fixture);
     engines = new FakeEngines(0.4);
-    const taskRepository = new TaskRepository(db, kept);
-    const audio = new AudioStore(dir);
-    tasks = new TaskService({ tasks: taskRepository, audio });
     longForm = new LongFormService({
+      ...fixture,
       engines,
-      voiceFiles: new VoiceFiles(dir),
-      queue,
-      events,
-      tasks: taskRepository,
-      taskService: tasks,
-      chunks: new ChunkRepository(db, kept),
-      audio,
+      chunks: new ChunkRepository(fixture.db, fixture.kept),
       findVoice: async () => VOICE,
       presets: async () => [VOICE],
       maxTextChars: 5000,
     });
   });
 
-  after(async () => {
-    await queue.close();
-    kept.close();
-    db.close();
-    await removeDir(dir);
-  });
+  after(() => fixture.close());
 
   test('a text is spoken sentence by sentence; one chunk is regenerated and chosen; the merge joins them with pauses', async () => {
     const started = await longForm.start([{ voice: VOICE, text: TEXT, language: 'en-US' }], { seed: 7 }, 'key_a');

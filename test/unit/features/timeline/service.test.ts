@@ -2,21 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AssetRepository, AssetService } from '../../../../src/features/assets/index.js';
 import { ChunkRepository, LongFormService } from '../../../../src/features/long-form/index.js';
-import { TaskRepository, TaskService, type TaskRecord } from '../../../../src/features/tasks/index.js';
+import { type TaskRecord } from '../../../../src/features/tasks/index.js';
 import { TimelineRepository, TimelineService } from '../../../../src/features/timeline/index.js';
 import { MERGE_DEFAULTS } from '../../../../src/platform/audio/merge.js';
 import { ApiError } from '../../../../src/platform/errors.js';
-import { EventBus } from '../../../../src/platform/events.js';
-import { JobRepository } from '../../../../src/platform/jobs/job-repository.js';
-import { JobQueue } from '../../../../src/platform/jobs/queue.js';
-import { createLog } from '../../../../src/platform/log.js';
 import type { SpeakingVoice } from '../../../../src/platform/speech/speech.js';
-import { VoiceFiles } from '../../../../src/platform/speech/voice-files.js';
-import { AudioStore } from '../../../../src/platform/store/audio-store.js';
-import { openDatabase, type Db } from '../../../../src/platform/store/database.js';
-import { KeptWrites } from '../../../../src/platform/store/kept-writes.js';
 import { FakeEngines } from '../../../helpers/fake-engines.js';
-import { removeDir, tempDir } from '../../../helpers/timbre.js';
+import { serviceFixture, type ServiceFixture } from '../../../helpers/service-fixture.js';
 
 const VOICE: SpeakingVoice = {
   id: 'pico:en-US',
@@ -32,33 +24,18 @@ const CHUNK_SECONDS = 0.4;
 const near = (actual: number, expected: number, what: string) => assert.ok(Math.abs(actual - expected) < 0.002, `${what}: ${actual} vs ${expected}`);
 
 describe('the timeline service', () => {
-  let dir: string;
-  let db: Db;
-  let kept: KeptWrites;
-  let queue: JobQueue;
+  let fixture: ServiceFixture;
   let timeline: TimelineService;
   let task: TaskRecord;
 
   before(async () => {
-    dir = await tempDir();
-    db = openDatabase(dir);
-    const log = createLog('silent');
-    kept = new KeptWrites(log);
-    const events = new EventBus(log);
-    queue = new JobQueue({ jobs: new JobRepository(db, kept), events, concurrency: 1, maxQueued: 10 });
-    const tasks = new TaskRepository(db, kept);
-    const audio = new AudioStore(dir);
-    const taskService = new TaskService({ tasks, audio });
+    fixture = await serviceFixture();
+    const { db, kept, log, dir, queue, audio, taskService } = fixture;
     const chunks = new ChunkRepository(db, kept);
     const longForm = new LongFormService({
+      ...fixture,
       engines: new FakeEngines(CHUNK_SECONDS),
-      voiceFiles: new VoiceFiles(dir),
-      queue,
-      events,
-      tasks,
-      taskService,
       chunks,
-      audio,
       findVoice: async () => VOICE,
       presets: async () => [VOICE],
       maxTextChars: 5000,
@@ -70,12 +47,7 @@ describe('the timeline service', () => {
     task = taskService.owned(started.task.id, 'key_a');
   });
 
-  after(async () => {
-    await queue.close();
-    kept.close();
-    db.close();
-    await removeDir(dir);
-  });
+  after(() => fixture.close());
 
   test('a long-form task starts with its chunks one after another, the merge pause between them', () => {
     const view = timeline.view(task);

@@ -1,0 +1,54 @@
+import { TaskRepository, TaskService } from '../../src/features/tasks/index.js';
+import { EventBus } from '../../src/platform/events.js';
+import { JobRepository } from '../../src/platform/jobs/job-repository.js';
+import { JobQueue } from '../../src/platform/jobs/queue.js';
+import { createLog, type Log } from '../../src/platform/log.js';
+import { VoiceFiles } from '../../src/platform/speech/voice-files.js';
+import { AudioStore } from '../../src/platform/store/audio-store.js';
+import { openDatabase, type Db } from '../../src/platform/store/database.js';
+import { KeptWrites } from '../../src/platform/store/kept-writes.js';
+import { removeDir, tempDir } from './timbre.js';
+
+/** The platform under a capability's service in unit tests: real SQLite, queue, events and files in a temp dir. */
+export interface ServiceFixture {
+  dir: string;
+  db: Db;
+  log: Log;
+  kept: KeptWrites;
+  events: EventBus;
+  queue: JobQueue;
+  tasks: TaskRepository;
+  taskService: TaskService;
+  audio: AudioStore;
+  voiceFiles: VoiceFiles;
+  close(): Promise<void>;
+}
+
+export async function serviceFixture(): Promise<ServiceFixture> {
+  const dir = await tempDir();
+  const db = openDatabase(dir);
+  const log = createLog('silent');
+  const kept = new KeptWrites(log);
+  const events = new EventBus(log);
+  const queue = new JobQueue({ jobs: new JobRepository(db, kept), events, concurrency: 1, maxQueued: 10 });
+  const tasks = new TaskRepository(db, kept);
+  const audio = new AudioStore(dir);
+  return {
+    dir,
+    db,
+    log,
+    kept,
+    events,
+    queue,
+    tasks,
+    taskService: new TaskService({ tasks, audio }),
+    audio,
+    voiceFiles: new VoiceFiles(dir),
+    close: async () => {
+      await queue.close();
+      kept.close();
+      db.close();
+      await removeDir(dir);
+    },
+  };
+}

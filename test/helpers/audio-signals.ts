@@ -45,3 +45,36 @@ export function dominantFrequency(pcm: Pcm): number {
 export function rmsDb(pcm: Pcm): number {
   return 20 * Math.log10(rms(pcm.samples));
 }
+
+/**
+ * A voiced sound with a known F0 track: harmonics at 1/k² amplitudes (the −12 dB/octave of a
+ * glottal pulse train), phase-continuous so that F0 may glide, through two-pole formant
+ * resonators (80 Hz bandwidth).
+ */
+export function glottalVoice(f0At: (seconds: number) => number, seconds: number, sampleRate: number, formants = [700, 1220, 2600]): Pcm {
+  const length = Math.round(seconds * sampleRate);
+  let signal = new Float64Array(length);
+  let phase = 0;
+  for (let n = 0; n < length; n++) {
+    const f0 = f0At(n / sampleRate);
+    for (let k = 1; k * f0 < sampleRate / 2 - 200 && k <= 60; k++) signal[n] = signal[n]! + Math.sin(k * phase) / (k * k);
+    phase += (2 * Math.PI * f0) / sampleRate;
+  }
+  for (const hz of formants) {
+    const r = Math.exp((-Math.PI * 80) / sampleRate);
+    const [a1, a2] = [2 * r * Math.cos((2 * Math.PI * hz) / sampleRate), -r * r];
+    const out = new Float64Array(length);
+    for (let n = 0; n < length; n++) out[n] = (1 - r) * signal[n]! + a1 * (out[n - 1] ?? 0) + a2 * (out[n - 2] ?? 0);
+    signal = out;
+  }
+  return { samples: Float32Array.from(signal), sampleRate };
+}
+
+/** `pcm` scaled to 0.2 RMS, plus white noise `snrDb` below it (a fixed seed; Infinity adds none). */
+export function withNoise(pcm: Pcm, snrDb: number, seed = 5): Pcm {
+  const gain = 0.2 / rms(pcm.samples);
+  // Uniform noise of amplitude a has RMS a/√3.
+  const amplitude = Number.isFinite(snrDb) ? 0.2 * Math.sqrt(3) * 10 ** (-snrDb / 20) : 0;
+  const added = noise(pcm.samples.length / pcm.sampleRate, pcm.sampleRate, amplitude, seed).samples;
+  return { samples: pcm.samples.map((x, n) => x * gain + added[n]!), sampleRate: pcm.sampleRate };
+}

@@ -2,8 +2,8 @@ import type { Pcm } from '../pcm.js';
 import { fftPlan, nextPowerOfTwo } from './fft.js';
 import { frameCount, frameLevelsDb, hopSamples, HOP_SECONDS, percentile, readFrame, soundMask } from './frames.js';
 
-// Kept by hand: on harmonic tones at 10 dB SNR, pitchfinder 2.3's YIN makes 12–25 % octave errors
-// at 150 and 260 Hz where this one makes none, and takes a frame per call instead of one FFT per frame.
+// Kept by hand: pitchfinder 2.3 (the JS YIN) is GPL-3 where Timbre is MIT, errs 1.1 Hz on a 90→250 Hz glide
+// against 0.65 Hz here, and takes 170–320 ms per second of 16 kHz audio against 9–48 ms (one FFT per frame).
 /**
  * Fundamental frequency per frame with YIN (de Cheveigné & Kawahara 2002): the cumulative-mean-
  * normalised difference function, its first dip under a threshold, parabolic refinement. The

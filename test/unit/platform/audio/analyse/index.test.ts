@@ -11,9 +11,9 @@ import {
   rateStats,
   spectrumStats,
   withDeltas,
-} from '../../../../src/platform/audio/analyse/index.js';
-import { resample } from '../../../../src/platform/audio/effects.js';
-import type { Pcm } from '../../../../src/platform/audio/pcm.js';
+} from '../../../../../src/platform/audio/analyse/index.js';
+import { resample } from '../../../../../src/platform/audio/effects.js';
+import type { Pcm } from '../../../../../src/platform/audio/pcm.js';
 
 /** Deterministic noise (a fixed LCG), so a failure reproduces. */
 function noise(length: number, seed = 1): Float32Array {

@@ -152,9 +152,15 @@ export class AssetService {
     await this.sweepStaleTempFiles();
     if (this.retentionDays === 0) return 0;
     const cutoff = new Date(Date.now() - this.retentionDays * DAY_MS).toISOString();
-    const expired = this.assets.listUnusedSince(cutoff);
-    for (const asset of expired) await this.remove(asset);
-    return expired.length;
+    let removed = 0;
+    // One asset that cannot be removed (a stored path outside the folder) does not keep the others.
+    for (const asset of this.assets.listUnusedSince(cutoff)) {
+      await this.remove(asset).then(
+        () => (removed += 1),
+        (error: unknown) => this.log.warn({ err: error, asset_id: asset.id }, 'an expired asset could not be removed'),
+      );
+    }
+    return removed;
   }
 
   private owned(id: string, ownerKeyId: string): AssetRecord {
@@ -163,10 +169,11 @@ export class AssetService {
     return asset;
   }
 
-  /** The row goes first, so no asset ever points at a missing file. */
+  /** The row goes first, so no asset ever points at a missing file; a path outside the folder is never touched. */
   private async remove(asset: AssetRecord): Promise<void> {
+    const path = this.absolutePath(asset);
     this.assets.delete(asset.id);
-    await rm(this.absolutePath(asset), { force: true });
+    await rm(path, { force: true });
   }
 
   private async sweepStaleTempFiles(): Promise<void> {

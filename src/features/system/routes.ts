@@ -44,7 +44,7 @@ const InfoSchema = Type.Object({
 
 const StatusSchema = Type.Object(
   {
-    status: Type.String(),
+    status: Type.String({ description: '`ok`, or `degraded` when the database cannot be read' }),
     started_at: TimestampSchema,
     uptime_seconds: Type.Number(),
     system_uptime_seconds: Type.Number(),

@@ -21,6 +21,11 @@ export interface SystemDeps {
   startedAt: Date;
 }
 
+/** Fields of the status the service itself fills; no section may take their names. */
+const BUILT_IN_STATUS = new Set(['status', 'started_at', 'uptime_seconds', 'system_uptime_seconds', 'process', 'data_dir', 'database']);
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 export class SystemService {
   private readonly sections = new Map<string, StatusSection>();
   private inventory: InstalledInventory = async () => ({ engines: [], models: [] });
@@ -28,6 +33,7 @@ export class SystemService {
   constructor(private readonly deps: SystemDeps) {}
 
   registerStatusSection(name: string, section: StatusSection): void {
+    if (BUILT_IN_STATUS.has(name) || this.sections.has(name)) throw new Error(`The status already has a section ${name}`);
     this.sections.set(name, section);
   }
 
@@ -74,17 +80,28 @@ export class SystemService {
 
   async status() {
     const disk = await statfs(this.deps.dataDir);
-    const sections: Record<string, unknown> = {};
-    for (const [name, section] of this.sections) sections[name] = await section();
+    // A section that fails shows its error; the rest of the status still answers.
+    const entries = await Promise.all(
+      [...this.sections].map(
+        async ([name, section]) =>
+          [
+            name,
+            await Promise.resolve()
+              .then(section)
+              .catch((error: unknown) => ({ ok: false, error: errorText(error) })),
+          ] as const,
+      ),
+    );
+    const database = this.databaseHealth();
     return {
-      status: 'ok',
+      status: database.ok ? 'ok' : 'degraded',
       started_at: this.deps.startedAt.toISOString(),
       uptime_seconds: roundTo(process.uptime(), 0),
       system_uptime_seconds: roundTo(os.uptime(), 0),
       process: { pid: process.pid, rss_bytes: process.memoryUsage().rss, heap_used_bytes: process.memoryUsage().heapUsed },
       data_dir: { path: this.deps.dataDir, free_bytes: disk.bavail * disk.bsize, total_bytes: disk.blocks * disk.bsize },
-      database: this.databaseHealth(),
-      ...sections,
+      database,
+      ...Object.fromEntries(entries),
     };
   }
 
@@ -92,7 +109,7 @@ export class SystemService {
     try {
       return { ok: true, ...this.deps.database() };
     } catch (error) {
-      return { ok: false, error: (error as Error).message };
+      return { ok: false, error: errorText(error) };
     }
   }
 

@@ -85,6 +85,17 @@ describe('the assets service', () => {
     );
   });
 
+  test('an expired asset whose stored path leaves the folder does not stop the sweep of the others', async () => {
+    const broken = await assets.importFile(await upload(wav), { origin: 'upload' }, 'key_b');
+    const expired = await assets.importFile(await upload(wav), { origin: 'upload' }, 'key_b');
+    const longAgo = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000).toISOString();
+    db.prepare('UPDATE assets SET path = ? WHERE id = ?').run('assets/../timbre.db', broken.id);
+    for (const asset of [broken, expired]) repository.touch(asset.id, longAgo);
+    assert.equal(await assets.sweepExpired(), 1);
+    assert.equal(await exists(assets.absolutePath(expired)), false);
+    assert.equal(await exists(join(dir, 'timbre.db')), true, 'nothing outside the folder is touched');
+  });
+
   test('a stored path that would leave the assets folder is never opened', () => {
     const asset = { ...assets.list('key_a')[0]!, path: 'assets/../timbre.db' };
     assert.throws(() => assets.absolutePath(asset), /outside/);

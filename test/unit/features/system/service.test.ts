@@ -26,7 +26,19 @@ describe('the system service', () => {
     }
   });
 
-  test('a database that cannot be read shows as not ok instead of failing the status', async () => {
+  test('a failing section shows its error and the rest still answers; no section may take a built-in name', async () => {
+    const system = new SystemService({ dataDir: '/', database: () => DATABASE, startedAt: new Date() });
+    system.registerStatusSection('storage', () => {
+      throw new Error('disk I/O error');
+    });
+    system.registerStatusSection('queue', async () => ({ running: 0 }));
+    const sections: Record<string, unknown> = await system.status();
+    assert.deepEqual([sections.storage, sections.queue], [{ ok: false, error: 'disk I/O error' }, { running: 0 }]);
+    assert.throws(() => system.registerStatusSection('database', () => ({})), /already has a section database/);
+    assert.throws(() => system.registerStatusSection('queue', () => ({})), /already has a section queue/);
+  });
+
+  test('a database that cannot be read makes the status degraded instead of failing it', async () => {
     const system = new SystemService({
       dataDir: '/',
       database: () => {
@@ -34,7 +46,8 @@ describe('the system service', () => {
       },
       startedAt: new Date(),
     });
-    assert.deepEqual((await system.status()).database, { ok: false, error: 'database disk image is malformed' });
+    const status = await system.status();
+    assert.deepEqual([status.status, status.database], ['degraded', { ok: false, error: 'database disk image is malformed' }]);
   });
 
   test('info lists what the inventory reports and the versions', async () => {

@@ -74,10 +74,13 @@ describe('the timeline service', () => {
       () => timeline.saveLayout(task, { version: view.version, blocks }),
       (error: unknown) => error instanceof ApiError && error.statusCode === 409,
     );
-    const bad = [...blocks.slice(0, 2), { ...blocks[2]!, id: 'blk_unknown' }, { ...blocks[0]!, trim_end: 99 }];
+    const bad = [{ ...blocks[0]!, trim_end: 99 }, blocks[1]!, { ...blocks[2]!, id: 'blk_unknown' }];
     assert.throws(
       () => timeline.saveLayout(task, { version: saved.version, blocks: bad }),
-      (error: unknown) => error instanceof ApiError && error.code === 'invalid_layout' && JSON.stringify(error.details).includes('blk_unknown'),
+      (error: unknown) => {
+        const details = error instanceof ApiError && error.code === 'invalid_layout' ? JSON.stringify(error.details) : '';
+        return details.includes('blk_unknown') && details.includes(blocks[0]!.id) && details.includes('past the end of its source');
+      },
     );
   });
 

@@ -2,7 +2,7 @@ import type { Pcm } from '../pcm.js';
 import { hammingWindow } from './fft.js';
 import { percentile, readFrame } from './frames.js';
 import { pitchTrack, type PitchFrame } from './pitch.js';
-import { resample } from '../effects.js';
+import { resample } from './resample.js';
 
 /**
  * Formants by linear prediction, as Praat's Burg analysis does it in spirit: resample to twice
@@ -106,7 +106,8 @@ export function resonances(a: Float64Array, sampleRate: number): Array<{ hz: num
 export async function formantTrack(pcm: Pcm, times: number[], options: FormantOptions = {}, abort?: AbortSignal): Promise<Array<[number, number, number]>> {
   const ceiling = options.ceilingHz ?? 5500;
   const order = options.order ?? 12;
-  const signal = await resample(pcm, 2 * ceiling, abort);
+  abort?.throwIfAborted();
+  const signal = resample(pcm, 2 * ceiling);
   const rate = signal.sampleRate;
   const length = Math.round(rate * (options.windowSeconds ?? 0.025));
   const window = hammingWindow(length);

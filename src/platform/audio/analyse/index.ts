@@ -4,7 +4,7 @@ import { formantStats, type FormantStats } from './formants.js';
 import { mfcc, summariseMfcc, type MfccStats } from './mfcc.js';
 import { pitchTrack, summarisePitch, type PitchStats } from './pitch.js';
 import { rateStats, type RateStats } from './rate.js';
-import { resample } from '../effects.js';
+import { resample } from './resample.js';
 import { spectrumStats, type SpectrumStats } from './spectrum.js';
 
 /**
@@ -42,7 +42,8 @@ export interface VoiceAnalysis {
 }
 
 export async function analyseVoice(input: Pcm, signal?: AbortSignal): Promise<VoiceAnalysis> {
-  const pcm = await resample(input, ANALYSIS_RATE, signal);
+  signal?.throwIfAborted();
+  const pcm = resample(input, ANALYSIS_RATE);
   const track = pitchTrack(pcm, { hopSeconds: HOP_SECONDS });
   const voiced = track.map((frame) => frame.f0 > 0);
   return {

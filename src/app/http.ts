@@ -4,6 +4,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../platform/config.js';
 import type { Services } from './services.js';
 import { installAuth, installRateLimits, apiKeyRoutes } from '../features/access/index.js';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { installContractCheck } from '../platform/http/contract-check.js';
 import { installErrorHandling } from '../platform/http/error-handler.js';
 import { clientErrorHandler, frameworkErrors } from '../platform/http/framework-errors.js';
 import { allowedHostSet, installHostGuard } from '../platform/http/host-guard.js';
@@ -22,8 +25,11 @@ import { previewRoutes, voiceRoutes } from '../features/voices/index.js';
 import { queueRoutes, systemRoutes } from '../features/system/index.js';
 import { taskRoutes } from '../features/tasks/index.js';
 import { textRoutes } from '../features/text/index.js';
-import { ErrorEnvelopeSchema } from '../platform/http/schemas.js';
+import { SHARED_SCHEMAS } from './shared-schemas.js';
 import { websocketRoutes } from '../features/events/index.js';
+
+/** Where Timbre is installed: no error a client reads may name it (nor the data or models folder). */
+const INSTALL_DIR = fileURLToPath(new URL('../../', import.meta.url));
 
 const EXPOSED_HEADERS = [
   'retry-after',
@@ -70,6 +76,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   const routes = new RouteTable();
   app.addHook('onRoute', (route) => routes.add(route.url, route.method));
   installErrorHandling(app, routes);
+  if (config.contractCheck) installContractCheck(app, join(config.dataDir, 'contract-violations.jsonl'), [config.dataDir, config.modelsDir, INSTALL_DIR]);
   // Registered before the guards: its hooks mark upgrade requests, so a refused handshake's socket is closed.
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   installHostGuard(app, [...config.allowedHosts, config.host]);
@@ -85,7 +92,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   installRateLimits(app, services.keys);
   installNumberGuard(app);
   await installOpenApi(app);
-  app.addSchema(ErrorEnvelopeSchema);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   await installUploads(app, { maxUploadBytes: config.maxUploadBytes, maxFiles: config.cloneMaxSamples });
 
   await app.register(apiKeyRoutes, { keys: services.keys });

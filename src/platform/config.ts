@@ -57,6 +57,8 @@ export interface Config {
   cloneMinSpeechSeconds: number;
   cloneMaxSampleSeconds: number;
   cloneMaxSamples: number;
+  /** Development aid: check every response against the served OpenAPI document and record each mismatch. */
+  contractCheck: boolean;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -173,6 +175,7 @@ export const SETTINGS = [
     parse: integer(0, 36_500),
   },
   { key: 'localPathRoots', env: 'TIMBRE_LOCAL_PATH_ROOTS', flag: 'local-path-roots', description: 'Folders audio-duration may read by path', parse: list },
+  { key: 'contractCheck', env: 'TIMBRE_CONTRACT_CHECK', flag: 'contract-check', description: 'Check responses against the API document', parse: boolean },
   {
     key: 'allowPrivateDownloads',
     env: 'TIMBRE_ALLOW_PRIVATE_DOWNLOADS',
@@ -265,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     cloneMinSpeechSeconds: 3,
     cloneMaxSampleSeconds: 30,
     cloneMaxSamples: 10,
+    contractCheck: false,
   };
   for (const setting of SETTINGS) {
     const fromFlag = flags[setting.flag];

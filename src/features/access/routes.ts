@@ -3,10 +3,11 @@ import { Type } from 'typebox';
 import { DisplayNameSchema } from '../../platform/text/display-name.js';
 import { publicView as present, type KeyService } from './service.js';
 import { callerOf } from './auth.js';
-import { NullableTimestampSchema, TimestampSchema, withErrors } from '../../platform/http/schemas.js';
+import { NullableTimestampSchema, TimestampSchema } from '../../platform/http/schemas.js';
+import { withErrors } from '../../platform/http/responses.js';
 import { ScopeSchema, RateLimitsSchema } from './schemas.js';
 
-const ApiKeySchema = Type.Object(
+export const ApiKeySchema = Type.Object(
   {
     key_id: Type.String(),
     name: Type.String(),
@@ -50,22 +51,26 @@ const config = { scope: 'system:read' } as const;
 const tags = ['API keys'];
 
 export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = async (app, { keys }) => {
-  app.addSchema(ApiKeySchema);
-
   app.get('/api/api-keys', {
     config,
-    schema: { tags, summary: 'List API keys (never their secrets)', response: withErrors({ 200: Type.Object({ keys: Type.Array(Type.Ref('ApiKey')) }) }) },
+    schema: {
+      operationId: 'listApiKeys',
+      tags,
+      summary: 'List API keys (never their secrets)',
+      response: withErrors({ 200: Type.Object({ keys: Type.Array(Type.Ref('ApiKey')) }) }),
+    },
     handler: async () => ({ keys: keys.list().map(present) }),
   });
 
   app.post('/api/api-keys', {
     config,
     schema: {
+      operationId: 'createApiKey',
       tags,
       summary: 'Create an API key',
       description: 'The new key can hold only scopes, and limits up to those, that the calling key holds itself.',
       body: CreateBodySchema,
-      response: withErrors({ 201: CreatedApiKeySchema }),
+      response: withErrors({ 201: CreatedApiKeySchema }, { 403: ['scope_escalation', 'rate_limit_escalation'] }),
     },
     handler: async (request, reply) => {
       const { name, scopes, rate_limits: rateLimits } = request.body;
@@ -77,11 +82,12 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = asy
   app.patch('/api/api-keys/:key_id', {
     config,
     schema: {
+      operationId: 'updateApiKey',
       tags,
       summary: 'Rename a key or change its rate limits',
       params: KeyParamsSchema,
       body: UpdateBodySchema,
-      response: withErrors({ 200: Type.Ref('ApiKey'), 404: Type.Ref('ErrorEnvelope') }),
+      response: withErrors({ 200: Type.Ref('ApiKey') }, { 403: ['key_not_manageable', 'rate_limit_escalation'], 404: ['key_not_found'] }),
     },
     handler: async (request) => {
       const { name, rate_limits: rateLimits } = request.body;
@@ -92,10 +98,11 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = asy
   app.post('/api/api-keys/:key_id/revoke', {
     config,
     schema: {
+      operationId: 'revokeApiKey',
       tags,
       summary: 'Revoke a key; it stays listed and is refused with key_revoked',
       params: KeyParamsSchema,
-      response: withErrors({ 200: Type.Ref('ApiKey'), 404: Type.Ref('ErrorEnvelope') }),
+      response: withErrors({ 200: Type.Ref('ApiKey') }, { 403: ['key_not_manageable'], 404: ['key_not_found'] }),
     },
     handler: async (request) => present(keys.revoke(request.params.key_id, callerOf(request))),
   });
@@ -103,10 +110,11 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = asy
   app.delete('/api/api-keys/:key_id', {
     config,
     schema: {
+      operationId: 'deleteApiKey',
       tags,
       summary: 'Delete a key; it is gone and refused as invalid_api_key',
       params: KeyParamsSchema,
-      response: withErrors({ 204: Type.Null(), 404: Type.Ref('ErrorEnvelope') }),
+      response: withErrors({ 204: Type.Null() }, { 403: ['key_not_manageable'], 404: ['key_not_found'] }),
     },
     handler: async (request, reply) => {
       keys.delete(request.params.key_id, callerOf(request));

@@ -1,3 +1,3 @@
 export { AssetRepository } from './repository.js';
-export { assetRoutes } from './routes.js';
+export { AssetSchema, assetRoutes } from './routes.js';
 export { AssetService, presentAsset, uploadTempDir } from './service.js';

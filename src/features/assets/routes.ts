@@ -8,12 +8,14 @@ import type { Config } from '../../platform/config.js';
 import { ApiError } from '../../platform/errors.js';
 import { presentAsset, shortFormat, uploadTempDir, type AssetService } from './service.js';
 import { callerOf } from '../access/index.js';
-import { TimestampSchema, withErrors } from '../../platform/http/schemas.js';
+import { TimestampSchema } from '../../platform/http/schemas.js';
+import { UPLOAD_ERRORS, withErrors } from '../../platform/http/responses.js';
 import { receiveUpload } from '../../platform/http/uploads.js';
+import { multipartForm } from '../../platform/http/multipart-body.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
-const AssetSchema = Type.Object(
+export const AssetSchema = Type.Object(
   {
     asset_id: Type.String(),
     origin: Type.Unsafe<'upload' | 'download'>({ type: 'string', enum: ['upload', 'download'] }),
@@ -50,34 +52,25 @@ const DurationJsonBody = Type.Object(
   { additionalProperties: false, minProperties: 1, maxProperties: 1 },
 );
 
-/**
- * Documents the form. `receiveUpload` streams it, so Fastify sees no parsed body and validates
- * null, which this schema must therefore accept.
- */
-const MultipartFileBody = {
-  type: ['object', 'null'],
-  description: 'One file part (field "file")',
-  properties: { file: { type: 'string', contentEncoding: 'binary' } },
-};
+const MultipartFileBody = multipartForm({}, { name: 'file', description: 'Audio in any format ffmpeg reads' });
 
 const AssetParams = Type.Object({ asset_id: Type.String({ minLength: 1, maxLength: 64 }) });
 const config = { scope: 'audio:process' } as const;
 const tags = ['Assets'];
-const error = Type.Ref('ErrorEnvelope');
 
 export const assetRoutes: FastifyPluginAsyncTypebox<{ assets: AssetService; config: Config }> = async (app, options) => {
   const { assets } = options;
   const tempDir = uploadTempDir(options.config.dataDir);
-  app.addSchema(AssetSchema);
 
   app.post('/api/assets', {
     config,
     schema: {
+      operationId: 'uploadAsset',
       tags,
       summary: 'Upload an audio file as an asset',
       description: `Any format ffmpeg reads; at most TIMBRE_MAX_UPLOAD_BYTES. Assets are private to the key that made them and deleted after TIMBRE_ASSET_RETENTION_DAYS unused.`,
       body: { content: { 'multipart/form-data': { schema: MultipartFileBody } } },
-      response: withErrors({ 201: Type.Ref('Asset'), 413: error, 415: error }),
+      response: withErrors({ 201: Type.Ref('Asset') }, UPLOAD_ERRORS, { 415: ['audio_unreadable'] }),
     },
     handler: async (request, reply) => {
       const upload = await receiveUpload(request, tempDir);
@@ -89,6 +82,7 @@ export const assetRoutes: FastifyPluginAsyncTypebox<{ assets: AssetService; conf
   app.get('/api/assets', {
     config,
     schema: {
+      operationId: 'listAssets',
       tags,
       summary: 'List the calling key’s assets, newest first',
       response: withErrors({ 200: Type.Object({ assets: Type.Array(Type.Ref('Asset')) }) }),
@@ -98,13 +92,25 @@ export const assetRoutes: FastifyPluginAsyncTypebox<{ assets: AssetService; conf
 
   app.get('/api/assets/:asset_id', {
     config,
-    schema: { tags, summary: 'Describe an asset', params: AssetParams, response: withErrors({ 200: Type.Ref('Asset'), 404: error }) },
+    schema: {
+      operationId: 'getAsset',
+      tags,
+      summary: 'Describe an asset',
+      params: AssetParams,
+      response: withErrors({ 200: Type.Ref('Asset') }, { 404: ['asset_not_found'] }),
+    },
     handler: async (request) => presentAsset(assets.get(request.params.asset_id, callerOf(request).keyId)),
   });
 
   app.delete('/api/assets/:asset_id', {
     config,
-    schema: { tags, summary: 'Delete an asset and its file', params: AssetParams, response: withErrors({ 204: Type.Null(), 404: error }) },
+    schema: {
+      operationId: 'deleteAsset',
+      tags,
+      summary: 'Delete an asset and its file',
+      params: AssetParams,
+      response: withErrors({ 204: Type.Null() }, { 404: ['asset_not_found'] }),
+    },
     handler: async (request, reply) => {
       await assets.delete(request.params.asset_id, callerOf(request).keyId);
       return reply.code(204).send(null);
@@ -114,13 +120,18 @@ export const assetRoutes: FastifyPluginAsyncTypebox<{ assets: AssetService; conf
   app.post('/api/audio-duration', {
     config,
     schema: {
+      operationId: 'probeAudio',
       tags,
       summary: 'Duration, format, codec, rate and channels of audio',
       description:
         'A multipart upload (field "file"; probed, then removed), `{"asset_id"}`, or `{"path"}` (only inside TIMBRE_LOCAL_PATH_ROOTS). ' +
         'Reads the container and stream headers, never decoding the whole file.',
       body: { content: { 'application/json': { schema: DurationJsonBody }, 'multipart/form-data': { schema: MultipartFileBody } } },
-      response: withErrors({ 200: DurationSchema, 404: error, 413: error, 415: error }),
+      response: withErrors({ 200: DurationSchema }, UPLOAD_ERRORS, {
+        415: ['audio_unreadable'],
+        403: ['local_paths_disabled', 'path_not_allowed'],
+        404: ['asset_not_found', 'file_not_found'],
+      }),
     },
     handler: async (request) => {
       if (request.isMultipart()) {

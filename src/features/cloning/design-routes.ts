@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import type { DesignService } from './design-service.js';
 import { VoiceNameSchema, type VoiceService } from '../voices/index.js';
 import { callerOf } from '../access/index.js';
-import { CancelledSchema, presentCancelled, withErrors } from '../../platform/http/schemas.js';
+import { CancelledSchema, presentCancelled } from '../../platform/http/schemas.js';
+import { CANCEL_ERRORS, JOB_ERRORS, withErrors } from '../../platform/http/responses.js';
 import { CancelBodySchema, CreationAcceptedSchema, LanguageField, sendAccepted, sendCreated } from './creation-schemas.js';
 
 const Steps = (what: string) =>
@@ -36,7 +37,7 @@ const DesignCreatedSchema = Type.Object({
   understood: Type.Array(Type.Object({ word: Type.String(), attribute: Type.String(), value: Type.Union([Type.String(), Type.Number()]) })),
   ignored_words: Type.Array(Type.String()),
   measured: Type.Record(Type.String(), Type.Unknown(), { description: 'Median F0 and articulation rate of the design speaking the test sentence' }),
-  voice: Type.Record(Type.String(), Type.Unknown(), { description: 'The new voice (the Voice schema of /api/voices)' }),
+  voice: Type.Ref('Voice', { description: 'The new voice, as GET /api/voices/{id} shows it' }),
 });
 
 const tags = ['Design'];
@@ -45,18 +46,13 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ design: DesignService; vo
   app.post('/api/design/create', {
     config: { scope: 'clone:create' },
     schema: {
+      operationId: 'createDesign',
       tags,
       summary: 'Create a voice from a description',
       description:
         'A job (progress on /ws): without async the response waits for it (201), with async it is 202. The voice records the attributes understood and the words ignored.',
       body: DesignBodySchema,
-      response: withErrors({
-        201: DesignCreatedSchema,
-        202: CreationAcceptedSchema,
-        409: Type.Ref('ErrorEnvelope'),
-        422: Type.Ref('ErrorEnvelope'),
-        503: Type.Ref('ErrorEnvelope'),
-      }),
+      response: withErrors({ 201: DesignCreatedSchema, 202: CreationAcceptedSchema }, JOB_ERRORS),
     },
     handler: async (request, reply) => {
       const { async: early, language, ...input } = request.body;
@@ -70,10 +66,11 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ design: DesignService; vo
   app.post('/api/design/cancel', {
     config: { scope: 'clone:create' },
     schema: {
+      operationId: 'cancelDesigns',
       tags,
       summary: 'Cancel a design job (job_id), or every queued and running design of the caller',
       body: CancelBodySchema,
-      response: withErrors({ 200: CancelledSchema, 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') }),
+      response: withErrors({ 200: CancelledSchema }, CANCEL_ERRORS, { 404: ['no_active_design'] }),
     },
     preValidation: async (request) => {
       request.body ??= {};

@@ -7,8 +7,9 @@ import { sampleSources, type ClipRegion, type CloneShape } from './requests.js';
 import type { CloneService } from './service.js';
 import { DescriptionSchema, VoiceNameSchema, type VoiceService } from '../voices/index.js';
 import { callerOf } from '../access/index.js';
-import { multipartAsBody } from '../../platform/http/multipart-body.js';
-import { CancelledSchema, presentCancelled, withErrors } from '../../platform/http/schemas.js';
+import { multipartAsBody, withFileParts } from '../../platform/http/multipart-body.js';
+import { CancelledSchema, presentCancelled } from '../../platform/http/schemas.js';
+import { CANCEL_ERRORS, JOB_ERRORS, UPLOAD_ERRORS, withErrors } from '../../platform/http/responses.js';
 import type { UploadedFile } from '../../platform/http/uploads.js';
 import { CancelBodySchema, CreationAcceptedSchema, LanguageField, sendAccepted, sendCreated } from './creation-schemas.js';
 
@@ -58,7 +59,7 @@ const CloneCreatedSchema = Type.Object({
   baseline_similarity: Type.Union([Type.Number(), Type.Null()]),
   similarity_measure: Type.String(),
   warnings: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: true })),
-  voice: Type.Record(Type.String(), Type.Unknown(), { description: 'The new voice (the Voice schema of /api/voices)' }),
+  voice: Type.Ref('Voice', { description: 'The new voice, as GET /api/voices/{id} shows it' }),
 });
 
 const MULTIPART_NOTE =
@@ -67,14 +68,21 @@ const MULTIPART_NOTE =
   'sample_too_noisy, audio_undecodable name the sample; soft problems come back as warnings. The voice is created by a job (progress on /ws); ' +
   'without async the response waits for it (201), with async it is 202.';
 const tags = ['Cloning'];
-const errors = {
-  202: CreationAcceptedSchema,
-  404: Type.Ref('ErrorEnvelope'),
-  409: Type.Ref('ErrorEnvelope'),
-  413: Type.Ref('ErrorEnvelope'),
-  415: Type.Ref('ErrorEnvelope'),
-  422: Type.Ref('ErrorEnvelope'),
-  503: Type.Ref('ErrorEnvelope'),
+const CLONE_ERRORS = {
+  400: ['sample_missing', 'too_many_samples', 'too_many_transcripts'],
+  404: ['asset_not_found'],
+  422: [
+    'audio_undecodable',
+    'sample_silent',
+    'sample_too_short',
+    'sample_too_noisy',
+    'clone_method_unavailable',
+    'region_invalid',
+    'region_out_of_range',
+    'no_voiced_speech',
+    'audio_too_short',
+    'reference_text_required',
+  ],
 };
 
 interface CloneBody {
@@ -143,26 +151,40 @@ export const cloneRoutes: FastifyPluginAsyncTypebox<{ cloning: CloneService; ass
     if (upload) await cloning.discardUploads(upload.uploadId);
   });
 
-  const routes: [string, string, TObject, CloneShape][] = [
-    ['/api/clone/create', 'Create a clone from one sample (field transcript optional)', CreateBodySchema, 'single'],
-    ['/api/clone/create-multi', 'Create a clone from several samples of one speaker (prints averaged, best windows kept)', MultiBodySchema, 'multi'],
+  const routes: [string, string, string, TObject, CloneShape][] = [
+    ['/api/clone/create', 'createClone', 'Create a clone from one sample (field transcript optional)', CreateBodySchema, 'single'],
+    [
+      '/api/clone/create-multi',
+      'createCloneFromSamples',
+      'Create a clone from several samples of one speaker (prints averaged, best windows kept)',
+      MultiBodySchema,
+      'multi',
+    ],
     [
       '/api/clone/create-clips',
+      'createCloneFromClips',
       'Create a clone from regions of clips; a region past its clip’s end is refused (422 region_out_of_range, details.region)',
       ClipsBodySchema,
       'clips',
     ],
   ];
-  for (const [url, summary, schema, shape] of routes) {
+  for (const [url, operationId, summary, schema, shape] of routes) {
     app.post(url, {
       config: { scope: 'clone:create' },
       schema: {
+        operationId,
         tags,
         summary,
         description: MULTIPART_NOTE,
-        consumes: ['application/json', 'multipart/form-data'],
-        body: schema,
-        response: withErrors({ 201: CloneCreatedSchema, ...errors }),
+        body: {
+          content: {
+            'application/json': { schema },
+            'multipart/form-data': {
+              schema: withFileParts(schema, { name: shape === 'single' ? 'file' : 'files', description: 'An audio sample', many: shape !== 'single' }),
+            },
+          },
+        },
+        response: withErrors({ 201: CloneCreatedSchema, 202: CreationAcceptedSchema }, JOB_ERRORS, UPLOAD_ERRORS, CLONE_ERRORS),
       },
       preValidation: receive(schema),
       // The three schemas share CloneBody's fields; the loop loses the provider's inference of which.
@@ -173,10 +195,11 @@ export const cloneRoutes: FastifyPluginAsyncTypebox<{ cloning: CloneService; ass
   app.post('/api/clone/cancel', {
     config: { scope: 'clone:create' },
     schema: {
+      operationId: 'cancelClones',
       tags,
       summary: 'Cancel a clone job (job_id), or every queued and running clone of the caller',
       body: CancelBodySchema,
-      response: withErrors({ 200: CancelledSchema, 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') }),
+      response: withErrors({ 200: CancelledSchema }, CANCEL_ERRORS, { 404: ['no_active_clone'] }),
     },
     preValidation: async (request) => {
       request.body ??= {};

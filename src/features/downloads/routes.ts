@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { DownloadService } from './service.js';
 import { callerOf } from '../access/index.js';
-import { withErrors } from '../../platform/http/schemas.js';
+import { JOB_ERRORS, withErrors } from '../../platform/http/responses.js';
 
 const DownloadBodySchema = Type.Object(
   {
@@ -24,24 +24,27 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<{ downloads: DownloadServ
   app.post('/api/download-video', {
     config: { scope: 'audio:process' },
     schema: {
+      operationId: 'downloadVideoAudio',
       tags: ['Audio'],
       summary: 'Download the audio of a video URL as an asset',
       description: DESCRIPTION,
       body: DownloadBodySchema,
-      response: withErrors({
-        200: Type.Object(
-          { asset_id: Type.String(), job_id: Type.String() },
-          { additionalProperties: true, description: 'The asset, with the job that made it' },
-        ),
-        202: Type.Object({ job_id: Type.String(), status: Type.String() }),
-        409: Type.Ref('ErrorEnvelope'),
-        413: Type.Ref('ErrorEnvelope'),
-        415: Type.Ref('ErrorEnvelope'),
-        422: Type.Ref('ErrorEnvelope'),
-        502: Type.Ref('ErrorEnvelope'),
-        503: Type.Ref('ErrorEnvelope'),
-        504: Type.Ref('ErrorEnvelope'),
-      }),
+      response: withErrors(
+        {
+          200: Type.Intersect([Type.Ref('Asset'), Type.Object({ job_id: Type.String() })], { description: 'The asset, with the job that made it' }),
+          202: Type.Object({ job_id: Type.String(), status: Type.String() }),
+        },
+        JOB_ERRORS,
+        {
+          400: ['url_scheme_not_allowed', 'invalid_url', 'invalid_section'],
+          403: ['url_address_not_allowed'],
+          413: ['media_too_long', 'media_too_large'],
+          415: ['audio_unreadable'],
+          422: ['unsupported_url'],
+          502: ['download_failed', 'host_unreachable'],
+          504: ['download_timeout'],
+        },
+      ),
     },
     handler: async (request, reply) => {
       const { url, start, end } = request.body;

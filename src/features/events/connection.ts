@@ -68,7 +68,7 @@ export class Connection {
         return this.reply('pong', {});
       case 'subscribe':
         if (typeof taskId !== 'string' || taskId === '' || taskId.length > 64) {
-          return this.reply('error', { code: 'invalid_message', message: 'subscribe needs data.task_id (a task id)' });
+          return this.reply('error', { code: 'invalid_message', message: 'subscribe needs data.task_id (a task id)', details: {} });
         }
         if (!this.tasks.has(taskId) && this.tasks.size >= this.limits.maxSubscriptions) {
           return this.reply('error', {
@@ -84,7 +84,7 @@ export class Connection {
         else this.tasks.clear();
         return this.reply('unsubscribed', { task_id: typeof taskId === 'string' ? taskId : null, count: this.tasks.size });
       default:
-        return this.reply('error', { code: 'unknown_message', message: 'Messages must be JSON objects with a known "type"' });
+        return this.reply('error', { code: 'unknown_message', message: 'Messages must be JSON objects with a known "type"', details: {} });
     }
   }
 }

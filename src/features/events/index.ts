@@ -1,1 +1,2 @@
 export { websocketRoutes } from './routes.js';
+export { WsClientMessageSchema, WsServerMessageSchema } from './messages.js';

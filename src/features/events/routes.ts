@@ -1,6 +1,7 @@
 import type {} from '@fastify/websocket';
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../../platform/errors.js';
+import { withErrors } from '../../platform/http/responses.js';
 import { isVisibleTo, type EventBus } from '../../platform/events.js';
 import { TIMBRE_VERSION } from '../../platform/version.js';
 import { callerOf } from '../access/index.js';
@@ -17,12 +18,14 @@ export const websocketRoutes: FastifyPluginAsync<{ events: EventBus; limits: Web
     // Browsers cannot set headers on a WebSocket handshake, so the key may come in the query.
     config: { scope: 'ws:connect', keyInQuery: true },
     schema: {
+      operationId: 'connectEvents',
       tags: ['Events'],
       summary: 'Real-time events (WebSocket)',
       description:
         'Upgrade to a WebSocket. Send the key in X-API-Key or, from browsers, in the api_key query parameter. ' +
         'Messages are JSON {"type", "data", "ts"}; the first is hello. A plain GET gets 426 upgrade_required.',
       querystring: { type: 'object', properties: { api_key: { type: 'string' } } },
+      response: withErrors({}, { 426: ['upgrade_required'] }),
     },
     handler: async (_request, reply) => {
       reply.header('upgrade', 'websocket');

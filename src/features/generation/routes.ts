@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { type GenerationService, type VoiceType } from './service.js';
 import { callerOf } from '../access/index.js';
-import { CancelledSchema, presentCancelled, withErrors, languageSchema } from '../../platform/http/schemas.js';
+import { CancelledSchema, presentCancelled, languageSchema } from '../../platform/http/schemas.js';
+import { AUDIO_MEDIA_TYPES, binaryResponse, CANCEL_ERRORS, HEADERS, JOB_ERRORS, withErrors } from '../../platform/http/responses.js';
 import { GENERATION_FORMATS } from '../../platform/speech/speech.js';
 
 const GenerateBodySchema = Type.Object(
@@ -27,32 +28,30 @@ const AcceptedSchema = Type.Object({
   audio_url: Type.String(),
 });
 
-const AUDIO_DESCRIPTION = 'The audio itself (Content-Type by format). Headers: X-Task-Id (the stored task), X-Audio-Duration (seconds).';
+const AUDIO_DESCRIPTION =
+  'The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names).';
 
-const ROUTES: { type: VoiceType; summary: string }[] = [
-  { type: 'preset', summary: 'Generate speech with a preset voice' },
-  { type: 'clone', summary: 'Generate speech with a cloned voice' },
-  { type: 'design', summary: 'Generate speech with a designed voice' },
+const ROUTES: { type: VoiceType; operationId: string; summary: string }[] = [
+  { type: 'preset', operationId: 'generatePreset', summary: 'Generate speech with a preset voice' },
+  { type: 'clone', operationId: 'generateClone', summary: 'Generate speech with a cloned voice' },
+  { type: 'design', operationId: 'generateDesign', summary: 'Generate speech with a designed voice' },
 ];
 
 export const generateRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationService }> = async (app, { generation }) => {
-  for (const { type, summary } of ROUTES) {
+  for (const { type, operationId, summary } of ROUTES) {
     app.post(`/api/generate/${type}`, {
       config: { scope: 'tts:generate' },
       schema: {
+        operationId,
         tags: ['Text to speech'],
         summary,
         description: AUDIO_DESCRIPTION,
         body: GenerateBodySchema,
-        response: withErrors({
-          200: { description: AUDIO_DESCRIPTION, content: { 'audio/*': { schema: { type: 'string', format: 'binary' } } } },
-          202: AcceptedSchema,
-          404: Type.Ref('ErrorEnvelope'),
-          409: Type.Ref('ErrorEnvelope'),
-          413: Type.Ref('ErrorEnvelope'),
-          422: Type.Ref('ErrorEnvelope'),
-          503: Type.Ref('ErrorEnvelope'),
-        }),
+        response: withErrors(
+          { 200: binaryResponse(AUDIO_DESCRIPTION, AUDIO_MEDIA_TYPES, HEADERS.taskId, HEADERS.audioDuration), 202: AcceptedSchema },
+          JOB_ERRORS,
+          { 400: ['text_empty', 'voice_type_mismatch'], 404: ['voice_not_found'], 413: ['text_too_long'], 503: ['voice_unavailable'] },
+        ),
       },
       handler: async (request, reply) => {
         const { voice_id: voiceId, text, language, speed, format, sample_rate: sampleRate, seed } = request.body;
@@ -75,10 +74,11 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationS
   app.post('/api/generation/cancel', {
     config: { scope: 'tts:generate' },
     schema: {
+      operationId: 'cancelGeneration',
       tags: ['Text to speech'],
       summary: 'Cancel the caller’s queued or running generation, or the one of task_id',
       body: Type.Object({ task_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: false }),
-      response: withErrors({ 200: CancelledSchema, 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') }),
+      response: withErrors({ 200: CancelledSchema }, CANCEL_ERRORS, { 404: ['no_active_generation'] }),
     },
     handler: async (request) => presentCancelled(await generation.cancel(request.body.task_id, callerOf(request).keyId)),
   });

@@ -1,4 +1,4 @@
-import { CONTENT_TYPES, FILE_EXTENSIONS, type AudioFormat } from '../../platform/audio/encode.js';
+import { contentTypeOf, FILE_EXTENSIONS } from '../../platform/audio/encode.js';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
 import type { EventBus } from '../../platform/events.js';
 import { Type, type Static } from 'typebox';
@@ -136,7 +136,7 @@ export class GenerationService {
   async finish(taskId: string, jobId: string): Promise<{ task: TaskRecord; audio: Buffer; contentType: string }> {
     await completedJob(this.deps.queue, jobId);
     const task = this.deps.tasks.get(taskId)!;
-    return { task, audio: await this.deps.taskService.audioOf(task), contentType: CONTENT_TYPES[task.format as AudioFormat] };
+    return { task, audio: await this.deps.taskService.audioOf(task), contentType: contentTypeOf(task.format, task.sampleRate) };
   }
 
   /**

@@ -1,3 +1,4 @@
 export { ChunkRepository, selected, type ChunkRecord } from './chunk-repository.js';
+export { ChunkSchema } from './presentation.js';
 export { longFormRoutes } from './routes.js';
 export { LongFormService } from './service.js';

@@ -1,6 +1,45 @@
+import { Type } from 'typebox';
 import type { ChunkRecord } from './chunk-repository.js';
 import { chunkUrl } from './jobs.js';
 import { selected } from './chunk-repository.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const TakeStateSchema = Type.Unsafe<'pending' | 'running' | 'completed' | 'failed' | 'cancelled'>({
+  type: 'string',
+  enum: ['pending', 'running', 'completed', 'failed', 'cancelled'],
+});
+const JobErrorSchema = Type.Object({ code: Type.String(), message: Type.String(), details: Type.Record(Type.String(), Type.Unknown()) });
+
+/** The schema of `presentChunk`. */
+export const ChunkSchema = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0 }),
+    segment: Type.Integer({ minimum: 0, description: 'Which request segment (voice or language part) the chunk came from' }),
+    start: Type.Integer({ minimum: 0, description: 'Character offset of the chunk in its segment’s text' }),
+    end: Type.Integer({ minimum: 0 }),
+    paragraph_end: Type.Boolean(),
+    text: Type.String({ description: 'The selected take’s text' }),
+    voice_id: Type.String(),
+    language: Type.String(),
+    route: Type.String({ description: '`voice` (its own voice) or `preset:<id>` (a stand-in for the language)' }),
+    state: TakeStateSchema,
+    duration: Nullable(Type.Number({ description: 'seconds' })),
+    error: Nullable(JobErrorSchema),
+    selected_take: Type.Integer({ minimum: 1 }),
+    audio_url: Nullable(Type.String()),
+    takes: Type.Array(
+      Type.Object({
+        take: Type.Integer({ minimum: 1 }),
+        text: Type.String(),
+        voice_id: Type.String(),
+        state: TakeStateSchema,
+        duration: Nullable(Type.Number()),
+        created_at: Type.String({ format: 'date-time' }),
+      }),
+    ),
+  },
+  { $id: 'Chunk' },
+);
 
 /** A chunk as clients see it: the selected take's text and state, and every take. */
 export function presentChunk(chunk: ChunkRecord) {

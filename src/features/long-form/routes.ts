@@ -10,7 +10,8 @@ import { presentChunk } from './presentation.js';
 import type { SegmentInput } from './plan.js';
 import { parseScript } from '../../platform/text/script.js';
 import { callerOf } from '../access/index.js';
-import { withErrors, languageSchema } from '../../platform/http/schemas.js';
+import { languageSchema } from '../../platform/http/schemas.js';
+import { AUDIO_MEDIA_TYPES, binaryResponse, HEADERS, JOB_ERRORS, withErrors } from '../../platform/http/responses.js';
 
 const Language = languageSchema();
 const VoiceId = Type.String({ minLength: 1, maxLength: 200 });
@@ -78,7 +79,27 @@ const MergeBody = Type.Object(
   { additionalProperties: false },
 );
 
-const ACCEPTED = { description: '202: the task with its chunks; follow `job.progress` (with `chunk_index`) on /ws' };
+const ChunkedAcceptedSchema = Type.Object(
+  { task_id: Type.String(), job_id: Type.String(), status: Type.String(), task_url: Type.String(), chunks: Type.Array(Type.Ref('Chunk')) },
+  { description: 'The task with its chunks; follow `job.progress` (with `chunk_index`) on /ws' },
+);
+const RegenerateAcceptedSchema = Type.Object({
+  task_id: Type.String(),
+  index: Type.Integer(),
+  take: Type.Integer({ description: 'The new take, now selected' }),
+  job_id: Type.String(),
+  status: Type.String(),
+  audio_url: Type.String(),
+});
+const CHUNKED_ERRORS = {
+  400: ['text_empty', 'script_invalid', 'voice_type_mismatch'],
+  404: ['voice_not_found'],
+  413: ['text_too_long'],
+  422: ['language_not_supported'],
+  503: ['queue_full', 'voice_unavailable'],
+};
+const TASK_ERRORS = { 404: ['task_not_found', 'chunk_not_found', 'take_not_found'] };
+const MERGED_AUDIO = 'The merged audio in the requested format (pcm: 16-bit little-endian mono at the rate in its content type)';
 const config = { scope: 'tts:generate' } as const;
 const tags = ['Long-form'];
 
@@ -95,17 +116,12 @@ export const longFormRoutes: FastifyPluginAsyncTypebox<{
     chunks: result.chunks.map(presentChunk),
   });
   const respond = {
-    response: withErrors({
-      202: Type.Object({}, { additionalProperties: true, ...ACCEPTED }),
-      404: Type.Ref('ErrorEnvelope'),
-      413: Type.Ref('ErrorEnvelope'),
-      422: Type.Ref('ErrorEnvelope'),
-    }),
+    response: withErrors({ 202: ChunkedAcceptedSchema }, CHUNKED_ERRORS),
   };
 
   app.post('/api/generate/clone-chunked', {
     config,
-    schema: { tags, summary: 'Generate a long text as one task of sentence chunks', body: ChunkedBody, ...respond },
+    schema: { operationId: 'generateChunked', tags, summary: 'Generate a long text as one task of sentence chunks', body: ChunkedBody, ...respond },
     handler: async (request, reply) => {
       const { voice_id: voiceId, text, language, speed, seed, max_chars: maxChars } = request.body;
       const voice = await findVoice(voiceId);
@@ -116,7 +132,13 @@ export const longFormRoutes: FastifyPluginAsyncTypebox<{
 
   app.post('/api/generate/clone-chunked-multivoice', {
     config,
-    schema: { tags, summary: 'Chunked generation with several voices: segments, or a `Name: line` script', body: MultiVoiceBody, ...respond },
+    schema: {
+      operationId: 'generateChunkedMultiVoice',
+      tags,
+      summary: 'Chunked generation with several voices: segments, or a `Name: line` script',
+      body: MultiVoiceBody,
+      ...respond,
+    },
     handler: async (request, reply) => {
       const { segments, script, voices, language, speed, seed, max_chars: maxChars } = request.body;
       if (!segments === !script)
@@ -136,6 +158,7 @@ export const longFormRoutes: FastifyPluginAsyncTypebox<{
   app.post('/api/generate/clone-chunked-multilang', {
     config,
     schema: {
+      operationId: 'generateChunkedMultiLanguage',
       tags,
       summary: 'Chunked generation in several languages: segments with their language, or one text detected per sentence',
       body: MultiLangBody,
@@ -156,10 +179,11 @@ export const longFormRoutes: FastifyPluginAsyncTypebox<{
   app.post('/api/generate/regenerate-chunk', {
     config,
     schema: {
+      operationId: 'regenerateChunk',
       tags,
       summary: 'A new take of one chunk (earlier takes are kept); it becomes the selected take',
       body: RegenerateBody,
-      response: withErrors({ 202: Type.Object({}, { additionalProperties: true }), 404: Type.Ref('ErrorEnvelope') }),
+      response: withErrors({ 202: RegenerateAcceptedSchema }, CHUNKED_ERRORS, TASK_ERRORS),
     },
     handler: async (request, reply) => {
       const { task_id: taskId, index, text, voice_id: voiceId, seed } = request.body;
@@ -173,11 +197,12 @@ export const longFormRoutes: FastifyPluginAsyncTypebox<{
   app.post('/api/tasks/:task_id/chunks/:index/select', {
     config,
     schema: {
+      operationId: 'selectChunkTake',
       tags,
       summary: 'Select which take of a chunk is used (for playback and merging)',
       params: Type.Object({ task_id: Type.String({ minLength: 1 }), index: Type.Integer({ minimum: 0 }) }),
       body: Type.Object({ take: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
-      response: withErrors({ 200: Type.Object({}, { additionalProperties: true }), 404: Type.Ref('ErrorEnvelope') }),
+      response: withErrors({ 200: Type.Ref('Chunk') }, TASK_ERRORS, { 409: ['chunk_not_ready'] }),
     },
     handler: async (request) => {
       const task = tasks.owned(request.params.task_id, callerOf(request).keyId);
@@ -188,11 +213,14 @@ export const longFormRoutes: FastifyPluginAsyncTypebox<{
   app.post('/api/generate/merge-chunks', {
     config,
     schema: {
+      operationId: 'mergeChunks',
       tags,
       summary: 'Merge the selected takes of every chunk into one file (recorded on the task)',
       description: `Pauses: ${MERGE_DEFAULTS.pauseMs} ms between sentences, ${MERGE_DEFAULTS.paragraphPauseMs} ms after a paragraph; loudness ${MERGE_DEFAULTS.targetLufs} LUFS. Sentence times of the merged file: GET /api/tasks/{task_id}/subtitles.`,
       body: MergeBody,
-      response: withErrors({ 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') }),
+      response: withErrors({ 200: binaryResponse(MERGED_AUDIO, AUDIO_MEDIA_TYPES, HEADERS.taskId, HEADERS.audioDuration) }, JOB_ERRORS, TASK_ERRORS, {
+        409: ['chunks_not_ready'],
+      }),
     },
     handler: async (request, reply) => {
       const { task_id: taskId, format, pause_ms: pauseMs, paragraph_pause_ms: paragraphPauseMs, crossfade_ms: crossfadeMs, normalize } = request.body;
@@ -210,11 +238,16 @@ export const longFormRoutes: FastifyPluginAsyncTypebox<{
   app.get('/api/audio/chunk/:task_id/:index', {
     config,
     schema: {
+      operationId: 'getChunkAudio',
       tags,
       summary: 'A finished chunk (WAV), while later chunks may still be running',
       params: Type.Object({ task_id: Type.String({ minLength: 1 }), index: Type.Integer({ minimum: 0 }) }),
       querystring: Type.Object({ take: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false }),
-      response: withErrors({ 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') }),
+      response: withErrors(
+        { 200: binaryResponse('The chunk’s audio (WAV)', ['audio/wav'], HEADERS.taskId, HEADERS.audioDuration, HEADERS.chunkTake) },
+        TASK_ERRORS,
+        { 409: ['chunk_not_ready'] },
+      ),
     },
     handler: async (request, reply) => {
       const task = tasks.owned(request.params.task_id, callerOf(request).keyId);

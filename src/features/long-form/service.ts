@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { CONTENT_TYPES } from '../../platform/audio/encode.js';
+import { contentTypeOf } from '../../platform/audio/encode.js';
 import { ApiError } from '../../platform/errors.js';
 import type { ChunkRecord, TakeRecord } from './chunk-repository.js';
 import { type TaskRecord, submitTaskJob } from '../tasks/index.js';
@@ -140,7 +140,7 @@ export class LongFormService {
     const job = this.deps.queue.submit({ kind: MERGE_JOB, ownerKeyId, taskId: task.id, payload: { ...request, taskId: task.id } satisfies MergeRequest });
     await completedJob(this.deps.queue, job.id);
     const merged = this.deps.tasks.get(task.id)!;
-    return { task: merged, audio: await readFile(this.deps.audio.absolute(merged.audioPath!)), contentType: CONTENT_TYPES[request.format] };
+    return { task: merged, audio: await readFile(this.deps.audio.absolute(merged.audioPath!)), contentType: contentTypeOf(merged.format, merged.sampleRate) };
   }
 
   async chunkAudio(task: TaskRecord, index: number, takeNumber?: number): Promise<{ take: TakeRecord; audio: Buffer }> {

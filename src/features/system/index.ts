@@ -1,3 +1,3 @@
-export { queueRoutes } from './queue-routes.js';
+export { JobViewSchema, queueRoutes } from './queue-routes.js';
 export { systemRoutes } from './routes.js';
 export { SystemService } from './service.js';

@@ -4,11 +4,12 @@ import { ApiError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import { cancelJobs, cancelOwnJob } from '../../platform/jobs/job-cancel.js';
 import { callerOf } from '../access/index.js';
-import { CancelledSchema, presentCancelled, withErrors } from '../../platform/http/schemas.js';
+import { CancelledSchema, presentCancelled } from '../../platform/http/schemas.js';
+import { CANCEL_ERRORS, withErrors } from '../../platform/http/responses.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
-const JobViewSchema = Type.Object(
+export const JobViewSchema = Type.Object(
   {
     job_id: Type.String(),
     kind: Type.String(),
@@ -47,11 +48,10 @@ const config = { scope: 'system:read' } as const;
 const tags = ['Queue'];
 
 export const queueRoutes: FastifyPluginAsyncTypebox<{ queue: JobQueue }> = async (app, { queue }) => {
-  app.addSchema(JobViewSchema);
-
   app.get('/api/queue/status', {
     config,
     schema: {
+      operationId: 'getQueueStatus',
       tags,
       summary: 'The calling key’s running and queued jobs, with positions and estimated wait; other keys’ jobs as counts',
       response: withErrors({ 200: QueueStatusSchema }),
@@ -72,10 +72,11 @@ export const queueRoutes: FastifyPluginAsyncTypebox<{ queue: JobQueue }> = async
   app.post('/api/job/cancel', {
     config,
     schema: {
+      operationId: 'cancelJob',
       tags,
       summary: 'Cancel a queued or running job of the calling key, or every one of a task; answers once they have stopped',
       body: CancelBody,
-      response: withErrors({ 200: CancelledSchema, 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') }),
+      response: withErrors({ 200: CancelledSchema }, CANCEL_ERRORS),
     },
     handler: async (request) => {
       const keyId = callerOf(request).keyId;

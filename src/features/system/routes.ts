@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
 import type { SystemService } from './service.js';
-import { TimestampSchema, withErrors } from '../../platform/http/schemas.js';
+import { TimestampSchema } from '../../platform/http/schemas.js';
+import { withErrors } from '../../platform/http/responses.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Bytes = Type.Integer({ minimum: 0, description: 'bytes' });
@@ -90,22 +91,27 @@ const tags = ['System'];
 export const systemRoutes: FastifyPluginAsyncTypebox<{ system: SystemService }> = async (app, { system }) => {
   app.get('/api/system/stats', {
     config,
-    schema: { tags, summary: 'CPU, memory and GPU load', response: withErrors({ 200: StatsSchema }) },
+    schema: { operationId: 'getSystemStats', tags, summary: 'CPU, memory and GPU load', response: withErrors({ 200: StatsSchema }) },
     handler: () => system.stats(),
   });
   app.get('/api/system/info', {
     config,
-    schema: { tags, summary: 'Hardware, versions, installed engines and models', response: withErrors({ 200: InfoSchema }) },
+    schema: { operationId: 'getSystemInfo', tags, summary: 'Hardware, versions, installed engines and models', response: withErrors({ 200: InfoSchema }) },
     handler: () => system.info(),
   });
   app.get('/api/system/status', {
     config,
-    schema: { tags, summary: 'Uptime, disk, database and service status', response: withErrors({ 200: StatusSchema }) },
+    schema: { operationId: 'getSystemStatus', tags, summary: 'Uptime, disk, database and service status', response: withErrors({ 200: StatusSchema }) },
     handler: () => system.status(),
   });
   app.get('/api/system/gpu', {
     config,
-    schema: { tags, summary: 'Per-GPU details from nvidia-smi, or an empty list with the reason', response: withErrors({ 200: GpuSchema }) },
+    schema: {
+      operationId: 'getSystemGpus',
+      tags,
+      summary: 'Per-GPU details from nvidia-smi, or an empty list with the reason',
+      response: withErrors({ 200: GpuSchema }),
+    },
     handler: () => system.gpu(),
   });
 };

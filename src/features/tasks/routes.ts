@@ -5,11 +5,12 @@ import { toSrt, toVtt } from '../../platform/text/subtitles.js';
 import type { TaskRecord } from './repository.js';
 import type { TaskService } from './service.js';
 import { callerOf } from '../access/index.js';
-import { NullableTimestampSchema, TimestampSchema, withErrors } from '../../platform/http/schemas.js';
+import { NullableTimestampSchema, TimestampSchema } from '../../platform/http/schemas.js';
+import { AUDIO_MEDIA_TYPES, binaryResponse, HEADERS, withErrors } from '../../platform/http/responses.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
-const TaskSchema = Type.Object(
+export const TaskSchema = Type.Object(
   {
     task_id: Type.String(),
     kind: Type.String(),
@@ -24,7 +25,7 @@ const TaskSchema = Type.Object(
     error: Nullable(Type.Object({ code: Type.String(), message: Type.String(), details: Type.Record(Type.String(), Type.Unknown()) })),
     job_id: Nullable(Type.String()),
     audio_url: Nullable(Type.String()),
-    chunks: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'Long-form tasks: the chunks in order, each with its takes' })),
+    chunks: Type.Optional(Type.Array(Type.Ref('Chunk'), { description: 'Long-form tasks: the chunks in order, each with its takes' })),
     created_at: TimestampSchema,
     updated_at: NullableTimestampSchema,
   },
@@ -32,19 +33,29 @@ const TaskSchema = Type.Object(
 );
 
 const TaskParams = Type.Object({ task_id: Type.String({ minLength: 1, maxLength: 64 }) });
+const CueSchema = Type.Object({ start: Type.Number({ description: 'seconds' }), end: Type.Number(), text: Type.String() });
+const SubtitlesResponse = {
+  description: 'The cues as SRT (default), WebVTT or JSON',
+  content: {
+    'application/x-subrip': { schema: { type: 'string' } },
+    'text/vtt': { schema: { type: 'string' } },
+    'application/json': { schema: Type.Object({ cues: Type.Array(CueSchema) }) },
+  },
+};
+const TASK_MEDIA = [...AUDIO_MEDIA_TYPES, 'video/mp4'];
+const NOT_FOUND = { 404: ['task_not_found'] };
 const config = { scope: 'tts:generate' } as const;
 const tags = ['Text to speech'];
 
 export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = async (app, { tasks }) => {
-  app.addSchema(TaskSchema);
-
   app.get('/api/tasks/:task_id', {
     config,
     schema: {
+      operationId: 'getTask',
       tags,
       summary: 'A stored generation task (only the key that created it sees it)',
       params: TaskParams,
-      response: withErrors({ 200: Type.Ref('Task'), 404: Type.Ref('ErrorEnvelope') }),
+      response: withErrors({ 200: Type.Ref('Task') }, NOT_FOUND),
     },
     handler: async (request) => {
       return tasks.present(tasks.owned(request.params.task_id, callerOf(request).keyId));
@@ -54,6 +65,7 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
   app.get('/api/tasks/:task_id/subtitles', {
     config,
     schema: {
+      operationId: 'getTaskSubtitles',
       tags,
       summary: 'Sentence (merged long-form) or word times of a task as SRT, WebVTT or JSON',
       params: TaskParams,
@@ -61,7 +73,7 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
         { format: Type.Optional(Type.Unsafe<'srt' | 'vtt' | 'json'>({ type: 'string', enum: ['srt', 'vtt', 'json'], default: 'srt' })) },
         { additionalProperties: false },
       ),
-      response: withErrors({ 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') }),
+      response: withErrors({ 200: SubtitlesResponse }, NOT_FOUND, { 409: ['timings_unavailable'] }),
     },
     handler: async (request, reply) => {
       const cues = tasks.cuesOf(tasks.owned(request.params.task_id, callerOf(request).keyId));
@@ -76,10 +88,22 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
   app.get('/api/tasks/:task_id/audio', {
     config,
     schema: {
+      operationId: 'getTaskAudio',
       tags,
       summary: 'The audio of a completed task',
       params: TaskParams,
-      response: withErrors({ 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') }),
+      response: withErrors(
+        {
+          200: binaryResponse(
+            'The task’s audio in its format, or the mp4 of a timeline rendered with its picture',
+            TASK_MEDIA,
+            HEADERS.taskId,
+            HEADERS.audioDuration,
+          ),
+        },
+        NOT_FOUND,
+        { 409: ['task_not_ready'] },
+      ),
     },
     handler: async (request, reply) => {
       const task = tasks.owned(request.params.task_id, callerOf(request).keyId);
@@ -87,7 +111,7 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
       return reply
         .header('x-task-id', task.id)
         .header('x-audio-duration', String(task.duration ?? 0))
-        .type(contentTypeOf(task.format))
+        .type(contentTypeOf(task.format, task.sampleRate))
         .send(audio);
     },
   });

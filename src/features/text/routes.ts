@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DEFAULT_LANGUAGE, DEFAULT_MAX_CHARS, splitSentences } from '../../platform/text/split.js';
-import { withErrors, languageSchema } from '../../platform/http/schemas.js';
+import { languageSchema } from '../../platform/http/schemas.js';
+import { withErrors } from '../../platform/http/responses.js';
 
 const SplitBodySchema = Type.Object(
   {
@@ -32,6 +33,7 @@ export const textRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/text/split', {
     config: { scope: 'audio:process' },
     schema: {
+      operationId: 'splitText',
       tags: ['Text'],
       summary: 'Split text into sentences with their offsets',
       description:

@@ -3,3 +3,4 @@ export { TimelineRenderer } from './render.js';
 export { TimelineRepository } from './repository.js';
 export { timelineRoutes } from './routes.js';
 export { TimelineService } from './service.js';
+export { TimelineSchema } from './schemas.js';

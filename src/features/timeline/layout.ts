@@ -19,6 +19,8 @@ export type SourceLength = (source: BlockSource) => number | string;
 export interface LayoutProblem {
   block_id: string | null;
   track_id?: string;
+  /** The read-only field a layout sent back changed. */
+  field?: string;
   problem: string;
 }
 
@@ -101,7 +103,9 @@ export function applyLayout(
       problems.push({ block_id: given.id, problem: problem ?? 'unknown block' });
       continue;
     }
-    const next: Block = { ...block, ...withoutUndefined(given), source: block.source };
+    // Only the layout's own fields: what a client echoes of the view (source, end…) is checked elsewhere.
+    const { id, track, start, trim_start, trim_end, gain_db, fade_in, fade_out, muted } = given;
+    const next: Block = { ...block, ...withoutUndefined({ id, track, start, trim_start, trim_end, gain_db, fade_in, fade_out, muted }) };
     const kind = current.tracks.find((track) => track.id === block.track)?.kind;
     problems.push(...blockProblems(next, kind, tracks, lengthOf).map((text) => ({ block_id: next.id, problem: text })));
     blocks.push(next);

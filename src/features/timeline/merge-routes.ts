@@ -4,7 +4,7 @@ import { contentTypeOf } from '../../platform/audio/encode.js';
 import { GENERATION_FORMATS } from '../../platform/speech/speech.js';
 import type { TimelineRenderer } from './render.js';
 import { callerOf } from '../access/index.js';
-import { withErrors } from '../../platform/http/schemas.js';
+import { AUDIO_MEDIA_TYPES, binaryResponse, HEADERS, JOB_ERRORS, withErrors } from '../../platform/http/responses.js';
 
 const MergeTimelineBody = Type.Object(
   {
@@ -27,16 +27,25 @@ export const mergeTimelineRoutes: FastifyPluginAsyncTypebox<{ renderer: Timeline
   app.post('/api/generate/merge-timeline', {
     config: { scope: 'tts:timeline' },
     schema: {
+      operationId: 'renderTimeline',
       tags: ['Timeline'],
       summary: 'Render the timeline into one audio file, or an mp4 with its picture',
       description:
         'Mixes every unmuted block at its position with its trims, gain and fades; the result becomes the task’s file (GET /api/tasks/{task_id}/audio).',
       body: MergeTimelineBody,
-      response: withErrors({
-        202: Type.Object({ job_id: Type.String(), task_id: Type.String(), status: Type.String() }),
-        404: Type.Ref('ErrorEnvelope'),
-        409: Type.Ref('ErrorEnvelope'),
-      }),
+      response: withErrors(
+        {
+          200: binaryResponse(
+            'The mix in the requested format, or an mp4 with the picture',
+            [...AUDIO_MEDIA_TYPES, 'video/mp4'],
+            HEADERS.taskId,
+            HEADERS.audioDuration,
+          ),
+          202: Type.Object({ job_id: Type.String(), task_id: Type.String(), status: Type.String() }),
+        },
+        JOB_ERRORS,
+        { 404: ['task_not_found', 'timeline_not_found'], 409: ['timeline_empty', 'timeline_not_ready', 'no_picture'] },
+      ),
     },
     handler: async (request, reply) => {
       const { task_id: taskId, format, video, async: early } = request.body;
@@ -45,7 +54,7 @@ export const mergeTimelineRoutes: FastifyPluginAsyncTypebox<{ renderer: Timeline
       return reply
         .header('x-task-id', taskId)
         .header('x-audio-duration', String(merged.task.duration ?? 0))
-        .type(contentTypeOf(merged.task.format))
+        .type(contentTypeOf(merged.task.format, merged.task.sampleRate))
         .send(merged.audio);
     },
   });

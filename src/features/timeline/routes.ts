@@ -5,79 +5,21 @@ import type { Config } from '../../platform/config.js';
 import { ApiError } from '../../platform/errors.js';
 import { uploadTempDir, type AssetService } from '../assets/index.js';
 import { LIMITS } from './layout.js';
+import { ImportedPictureSchema, ImportedTrackSchema, ImportTrackJsonSchema, LayoutBodySchema } from './schemas.js';
 import type { TimelineService } from './service.js';
 import { callerOf } from '../access/index.js';
 import type { TaskService } from '../tasks/index.js';
-import { withErrors } from '../../platform/http/schemas.js';
+import { UPLOAD_ERRORS, withErrors } from '../../platform/http/responses.js';
 import { receiveUpload } from '../../platform/http/uploads.js';
+import { multipartForm } from '../../platform/http/multipart-body.js';
 
-const Seconds = (description: string) => Type.Number({ minimum: 0, maximum: 86_400, description });
-const Fade = Type.Number({ minimum: 0, maximum: LIMITS.maxFade, description: 'seconds' });
-const GainDb = Type.Number({ minimum: LIMITS.minGainDb, maximum: LIMITS.maxGainDb });
-const TrackName = Type.String({ minLength: 1, maxLength: 64 });
-
-const TrackSchema = Type.Object(
-  {
-    id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
-    kind: Type.Unsafe<'voice' | 'audio' | 'video'>({ type: 'string', enum: ['voice', 'audio', 'video'] }),
-    name: TrackName,
-    muted: Type.Boolean(),
-  },
-  { additionalProperties: false },
-);
-
-const LayoutBody = Type.Object(
-  {
-    version: Type.Integer({ minimum: 0, description: 'The version the layout was made from; another version gets 409' }),
-    tracks: Type.Optional(Type.Array(TrackSchema, { maxItems: 100, description: 'Every track; absent: unchanged' })),
-    blocks: Type.Array(
-      Type.Object(
-        {
-          id: Type.String({ minLength: 1, maxLength: 64 }),
-          track: Type.String({ minLength: 1, maxLength: 64 }),
-          start: Seconds('Where the block starts on the timeline'),
-          trim_start: Seconds('Where in the source it starts'),
-          trim_end: Seconds('Where in the source it ends (at most the source length)'),
-          gain_db: Type.Optional(GainDb),
-          fade_in: Type.Optional(Fade),
-          fade_out: Type.Optional(Fade),
-          muted: Type.Optional(Type.Boolean()),
-        },
-        { additionalProperties: false },
-      ),
-      { maxItems: 10_000, description: 'Every block that stays: one left out is removed; blocks are only made by imports' },
-    ),
-  },
-  { additionalProperties: false },
-);
-
-const ImportTrackJson = Type.Object(
-  {
-    asset_id: Type.String({ minLength: 1, maxLength: 64 }),
-    track: Type.Optional(TrackName),
-    start: Type.Optional(Seconds('Default 0')),
-    gain_db: Type.Optional(GainDb),
-  },
-  { additionalProperties: false },
-);
-
-/** `receiveUpload` streams multipart bodies, so Fastify validates null, which the schema must accept. */
-const multipartBody = (fields: Record<string, string>) => ({
-  type: ['object', 'null'],
-  properties: {
-    file: { type: 'string', contentEncoding: 'binary' },
-    ...Object.fromEntries(Object.entries(fields).map(([name, description]) => [name, { type: 'string', description }])),
-  },
-});
-
+const AUDIO_FILE = { name: 'file', description: 'Audio in any format ffmpeg reads' };
+const PICTURE_FILE = { name: 'file', description: 'A video or an image' };
 const Params = Type.Object({ task_id: Type.String({ minLength: 1, maxLength: 64 }) });
-const TimelineView = Type.Object(
-  {},
-  { additionalProperties: true, description: 'version, duration (derived), tracks, blocks (with end and source_duration), media' },
-);
+const NOT_FOUND = { 404: ['task_not_found', 'timeline_not_found'] };
+const IMPORT_ERRORS = { 400: ['invalid_track'], 409: ['timeline_version_conflict'] };
 const config = { scope: 'tts:timeline' } as const;
 const tags = ['Timeline'];
-const error = Type.Ref('ErrorEnvelope');
 
 export const timelineRoutes: FastifyPluginAsyncTypebox<{ timeline: TimelineService; tasks: TaskService; assets: AssetService; config: Config }> = async (
   app,
@@ -89,10 +31,11 @@ export const timelineRoutes: FastifyPluginAsyncTypebox<{ timeline: TimelineServi
   app.get('/api/timeline/:task_id', {
     config,
     schema: {
+      operationId: 'getTimeline',
       tags,
       summary: 'The timeline of a chunked task (the default layout until first saved)',
       params: Params,
-      response: withErrors({ 200: TimelineView, 404: error }),
+      response: withErrors({ 200: Type.Ref('Timeline') }, NOT_FOUND),
     },
     handler: async (request) => timeline.view(tasks.owned(request.params.task_id, callerOf(request).keyId)),
   });
@@ -100,12 +43,13 @@ export const timelineRoutes: FastifyPluginAsyncTypebox<{ timeline: TimelineServi
   app.post('/api/timeline/:task_id/layout', {
     config,
     schema: {
+      operationId: 'saveTimelineLayout',
       tags,
       summary: 'Save block positions and properties (all at once, guarded by the version)',
       description: '400 `invalid_layout` lists every problem as {block_id, problem}; 409 `timeline_version_conflict` gives current_version.',
       params: Params,
-      body: LayoutBody,
-      response: withErrors({ 200: TimelineView, 404: error, 409: error }),
+      body: LayoutBodySchema,
+      response: withErrors({ 200: Type.Ref('Timeline') }, NOT_FOUND, { 400: ['invalid_layout'], 409: ['timeline_version_conflict'] }),
     },
     handler: async (request) => {
       const task = tasks.owned(request.params.task_id, callerOf(request).keyId);
@@ -116,17 +60,18 @@ export const timelineRoutes: FastifyPluginAsyncTypebox<{ timeline: TimelineServi
   app.post('/api/timeline/:task_id/import-track', {
     config,
     schema: {
+      operationId: 'importTimelineTrack',
       tags,
       summary: 'Add audio (an upload, which becomes an asset, or an existing asset) as a block on a named audio track',
       description: `Multipart: "file" plus optional fields track (default music), start, gain_db; uploads at most TIMBRE_MAX_UPLOAD_BYTES. JSON: {asset_id, track?, start?, gain_db?}.`,
       params: Params,
       body: {
         content: {
-          'application/json': { schema: ImportTrackJson },
-          'multipart/form-data': { schema: multipartBody({ track: 'Track name', start: 'seconds', gain_db: 'dB' }) },
+          'application/json': { schema: ImportTrackJsonSchema },
+          'multipart/form-data': { schema: multipartForm({ track: 'Track name', start: 'seconds', gain_db: 'dB' }, AUDIO_FILE) },
         },
       },
-      response: withErrors({ 201: TimelineView, 404: error, 409: error, 413: error, 415: error, 422: error }),
+      response: withErrors({ 201: ImportedTrackSchema }, NOT_FOUND, UPLOAD_ERRORS, IMPORT_ERRORS, { 404: ['asset_not_found'], 422: ['duration_unknown'] }),
     },
     handler: async (request, reply) => {
       const keyId = callerOf(request).keyId;
@@ -151,14 +96,17 @@ export const timelineRoutes: FastifyPluginAsyncTypebox<{ timeline: TimelineServi
   app.post('/api/timeline/:task_id/import-video', {
     config,
     schema: {
+      operationId: 'importTimelinePicture',
       tags,
       summary: 'Set the picture of the video track from an uploaded video or image',
       description:
         'Multipart "file" (any video or image ffprobe reads; at most TIMBRE_MAX_UPLOAD_BYTES) plus optional fields duration (image seconds; default the timeline length, or 5 s), ' +
         'include_audio (true: the video’s sound is added on the "video audio" track) and start. Anything else is 415 `media_unreadable` and is not kept.',
       params: Params,
-      body: { content: { 'multipart/form-data': { schema: multipartBody({ duration: 'seconds', include_audio: 'true or false', start: 'seconds' }) } } },
-      response: withErrors({ 201: TimelineView, 404: error, 409: error, 413: error, 415: error }),
+      body: {
+        content: { 'multipart/form-data': { schema: multipartForm({ duration: 'seconds', include_audio: 'true or false', start: 'seconds' }, PICTURE_FILE) } },
+      },
+      response: withErrors({ 201: ImportedPictureSchema }, NOT_FOUND, UPLOAD_ERRORS, IMPORT_ERRORS, { 415: ['media_unreadable'] }),
     },
     handler: async (request, reply) => {
       const task = tasks.owned(request.params.task_id, callerOf(request).keyId);

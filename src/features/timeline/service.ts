@@ -6,7 +6,9 @@ import { type ChunkRepository, selected } from '../long-form/index.js';
 import { type TaskRecord } from '../tasks/index.js';
 import type { TimelineRepository } from './repository.js';
 import { type AssetService } from '../assets/index.js';
-import { applyLayout, defaultDocument, playingBlocks, round, timelineDuration, type BlockLayout, type SourceLength } from './layout.js';
+import { applyLayout, defaultDocument, playingBlocks, round, timelineDuration, type SourceLength } from './layout.js';
+import { readOnlyProblems } from './read-only.js';
+import type { LayoutBody } from './schemas.js';
 import { moveFile, resolveInside } from '../../platform/util/files.js';
 import { probePicture } from './media.js';
 import { blockEnd, type Block, type BlockSource, type MixInput, type PictureInput, type TimelineDocument, type TimelineMedia, type Track } from './types.js';
@@ -70,10 +72,11 @@ export class TimelineService {
     };
   }
 
-  saveLayout(task: TaskRecord, layout: { version: number; tracks?: Track[]; blocks: BlockLayout[] }): TimelineDocument {
+  saveLayout(task: TaskRecord, layout: LayoutBody): TimelineDocument {
     const current = this.get(task);
     if (layout.version !== current.version) throw conflict(current.version);
     const { document, problems } = applyLayout(current, layout, this.lengths(task));
+    problems.push(...readOnlyProblems(layout, this.view(task, current), this.view(task, { ...document, version: current.version })));
     if (problems.length > 0) throw new ApiError(400, 'invalid_layout', `The layout has ${problems.length} problem(s)`, { problems });
     return this.store(task, current.version, document);
   }

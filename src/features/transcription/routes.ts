@@ -4,15 +4,24 @@ import { Type } from 'typebox';
 import type { Config } from '../../platform/config.js';
 import { ApiError } from '../../platform/errors.js';
 import { uploadTempDir, type AssetService } from '../assets/index.js';
-import type { Timestamps, TranscriptionResult, TranscriptionService } from './service.js';
+import { TranscriptionResultSchema, type Timestamps, type TranscriptionResult, type TranscriptionService } from './service.js';
 import { toSrt, toVtt } from '../../platform/text/subtitles.js';
 import { callerOf } from '../access/index.js';
-import { withErrors, LANGUAGE_TAG } from '../../platform/http/schemas.js';
+import { LANGUAGE_TAG } from '../../platform/http/schemas.js';
+import { JOB_ERRORS, UPLOAD_ERRORS, withErrors } from '../../platform/http/responses.js';
+import { multipartForm } from '../../platform/http/multipart-body.js';
 import { receiveUpload } from '../../platform/http/uploads.js';
 
 const TIMESTAMPS = ['none', 'segment', 'word'] as const;
 const FORMATS = ['json', 'text', 'srt', 'vtt'] as const;
 const ASSET_ID = /^asset_[A-Za-z0-9_-]+$/;
+
+const OptionFields = {
+  language: Type.Optional(Type.String({ pattern: LANGUAGE_TAG.source, description: 'BCP-47; detected when absent' })),
+  timestamps: Type.Optional(Type.Unsafe<Timestamps>({ type: 'string', enum: [...TIMESTAMPS], default: 'segment' })),
+  format: Type.Optional(Type.Unsafe<(typeof FORMATS)[number]>({ type: 'string', enum: [...FORMATS], default: 'json' })),
+};
+const FORM_FIELDS = { language: 'BCP-47; detected when absent', timestamps: 'none | segment | word', format: 'json | text | srt | vtt' };
 
 interface Options {
   assetId?: string;
@@ -65,12 +74,36 @@ export const transcribeRoutes: FastifyPluginAsyncTypebox<{ transcription: Transc
   app.post('/api/transcribe', {
     config: { scope: 'audio:process' },
     schema: {
+      operationId: 'transcribe',
       tags: ['Audio'],
       summary: 'Transcribe audio with the best installed recognizer',
       description:
         'multipart/form-data with `file` (it becomes an asset) or JSON with `asset_id`; fields `language` (detected when absent), ' +
         '`timestamps` (none | segment | word, default segment), `format` (json | text | srt | vtt, default json).',
-      response: withErrors({ 404: Type.Ref('ErrorEnvelope'), 413: Type.Ref('ErrorEnvelope'), 415: Type.Ref('ErrorEnvelope'), 422: Type.Ref('ErrorEnvelope') }),
+      body: {
+        content: {
+          'application/json': {
+            schema: Type.Object({ asset_id: Type.String({ pattern: ASSET_ID.source }), ...OptionFields }, { additionalProperties: false }),
+          },
+          'multipart/form-data': { schema: multipartForm(FORM_FIELDS, { name: 'file', description: 'Audio or video in any format ffmpeg reads' }) },
+        },
+      },
+      response: withErrors(
+        {
+          200: {
+            description: 'The transcript: JSON (default), plain text, SRT or WebVTT, as `format` asks',
+            content: {
+              'application/json': { schema: Type.Object({ ...TranscriptionResultSchema.properties, asset_id: Type.String() }) },
+              'text/plain': { schema: { type: 'string' } },
+              'application/x-subrip': { schema: { type: 'string' } },
+              'text/vtt': { schema: { type: 'string' } },
+            },
+          },
+        },
+        JOB_ERRORS,
+        UPLOAD_ERRORS,
+        { 404: ['asset_not_found'], 415: ['media_unreadable', 'audio_unreadable'] },
+      ),
     },
     handler: async (request, reply) => {
       const keyId = callerOf(request).keyId;

@@ -30,7 +30,7 @@ const TranscriptionRequestSchema = Type.Object({
 export type TranscriptionRequest = Static<typeof TranscriptionRequestSchema>;
 
 const TimedWordSchema = Type.Object({ word: Type.String(), start: Type.Number(), end: Type.Number() });
-const TranscriptionResultSchema = Type.Object({
+export const TranscriptionResultSchema = Type.Object({
   text: Type.String(),
   language: Type.String(),
   duration: Type.Number(),

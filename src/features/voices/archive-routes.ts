@@ -6,7 +6,7 @@ import type { Config } from '../../platform/config.js';
 import { ApiError } from '../../platform/errors.js';
 import { uploadTempDir } from '../assets/index.js';
 import type { VoiceService } from './service.js';
-import { withErrors } from '../../platform/http/schemas.js';
+import { binaryResponse, HEADERS, withErrors } from '../../platform/http/responses.js';
 import { receiveBody } from '../../platform/http/uploads.js';
 
 const ZIP = 'application/zip';
@@ -17,7 +17,8 @@ const ZipBodySchema = Type.Unsafe<undefined>({
   description: 'A voice archive (zip with manifest.json and samples/<voice id>/<n>.wav), at most TIMBRE_MAX_ARCHIVE_BYTES (200 MB by default)',
 });
 
-const ZipResponseSchema = { description: 'A voice archive', content: { [ZIP]: { schema: { type: 'string', format: 'binary' } } } };
+const ZipResponseSchema = binaryResponse('A voice archive', [ZIP], HEADERS.contentDisposition);
+const ARCHIVE_ERRORS = { 400: ['archive_invalid'], 413: ['payload_too_large'], 415: ['unsupported_media_type'] };
 
 const ExportBodySchema = Type.Object(
   {
@@ -86,11 +87,12 @@ export const voiceArchiveRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceServic
   app.post('/api/voices/export', {
     config: read,
     schema: {
+      operationId: 'exportVoices',
       tags,
       summary: 'Download clone and design voices with their samples as a zip archive',
       description: 'Presets are refused with 400 voice_not_exportable; an unknown id gives 404 voice_not_found.',
       body: ExportBodySchema,
-      response: withErrors({ 200: ZipResponseSchema, 404: Type.Ref('ErrorEnvelope') }),
+      response: withErrors({ 200: ZipResponseSchema }, { 400: ['voice_not_exportable'], 404: ['voice_not_found'] }),
     },
     handler: async (request, reply) => {
       const zip = await voices.archive.export(request.body.voice_ids);
@@ -101,12 +103,13 @@ export const voiceArchiveRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceServic
   app.post('/api/voices/import/preview', {
     config: write,
     schema: {
+      operationId: 'previewVoiceImport',
       tags,
       summary: 'What importing an archive would do, without writing anything',
       description: 'Lists the same problems an import would refuse the archive for. A body over TIMBRE_MAX_ARCHIVE_BYTES gets 413 payload_too_large.',
       consumes: [ZIP],
       body: ZipBodySchema,
-      response: withErrors({ 200: PreviewSchema, 413: Type.Ref('ErrorEnvelope'), 415: Type.Ref('ErrorEnvelope') }),
+      response: withErrors({ 200: PreviewSchema }, ARCHIVE_ERRORS),
     },
     handler: async (request, reply) => withArchive(request, reply, (zipPath) => voices.archive.preview(zipPath)),
   });
@@ -114,6 +117,7 @@ export const voiceArchiveRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceServic
   app.post('/api/voices/import', {
     config: write,
     schema: {
+      operationId: 'importVoices',
       tags,
       summary: 'Import the voices of an archive',
       description:
@@ -121,7 +125,7 @@ export const voiceArchiveRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceServic
       consumes: [ZIP],
       querystring: ImportQuerySchema,
       body: ZipBodySchema,
-      response: withErrors({ 200: ImportResultSchema, 413: Type.Ref('ErrorEnvelope'), 415: Type.Ref('ErrorEnvelope') }),
+      response: withErrors({ 200: ImportResultSchema }, ARCHIVE_ERRORS),
     },
     handler: async (request, reply) => withArchive(request, reply, (zipPath) => voices.archive.import(zipPath, request.query.on_conflict ?? 'skip')),
   });

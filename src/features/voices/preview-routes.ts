@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PREVIEW_MAX_CHARS, type PreviewService } from './previews.js';
 import { callerOf } from '../access/index.js';
-import { withErrors, languageSchema } from '../../platform/http/schemas.js';
+import { languageSchema } from '../../platform/http/schemas.js';
+import { binaryResponse, HEADERS, JOB_ERRORS, withErrors } from '../../platform/http/responses.js';
 
 const VoiceParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 
@@ -16,24 +17,28 @@ const PreviewBodySchema = Type.Object(
   { additionalProperties: false },
 );
 
-const WAV = { 'audio/wav': { schema: { type: 'string', format: 'binary' } } };
 const GENERATE_DESCRIPTION =
   'Renders a short sentence in the voice’s language (or the given text) and records it as the voice’s preview_url. ' +
-  'Cached until the voice, its settings, the language or the text change. Headers: X-Voice-Id, X-Audio-Duration (seconds), ' +
-  'X-Preview-Cached (true|false), X-Preview-Text (the spoken text, URL-encoded).';
+  'Cached until the voice, its settings, the language or the text change.';
 const tags = ['Voices'];
-const errors = { 404: Type.Ref('ErrorEnvelope'), 413: Type.Ref('ErrorEnvelope'), 422: Type.Ref('ErrorEnvelope'), 503: Type.Ref('ErrorEnvelope') };
+const NOT_FOUND = { 404: ['voice_not_found'] };
 
 export const previewRoutes: FastifyPluginAsyncTypebox<{ previews: PreviewService }> = async (app, { previews }) => {
   app.post('/api/voices/:id/generate-preview', {
     config: { scope: 'clone:create' },
     schema: {
+      operationId: 'generateVoicePreview',
       tags,
       summary: 'Render and store a short preview of a voice',
       description: GENERATE_DESCRIPTION,
       params: VoiceParamsSchema,
       body: PreviewBodySchema,
-      response: withErrors({ 200: { description: GENERATE_DESCRIPTION, content: WAV }, ...errors }),
+      response: withErrors(
+        { 200: binaryResponse('The preview (WAV)', ['audio/wav'], HEADERS.voiceId, HEADERS.audioDuration, HEADERS.previewCached, HEADERS.previewText) },
+        JOB_ERRORS,
+        NOT_FOUND,
+        { 413: ['text_too_long'], 503: ['voice_unavailable'] },
+      ),
     },
     // The body may be left out entirely: it then means `{}`.
     preValidation: async (request) => {
@@ -55,13 +60,14 @@ export const previewRoutes: FastifyPluginAsyncTypebox<{ previews: PreviewService
   app.get('/api/voices/:id/preview', {
     config: { scope: 'voices:read' },
     schema: {
+      operationId: 'getVoicePreview',
       tags,
       summary: 'The stored preview of a voice (404 preview_not_found when none was made)',
       params: VoiceParamsSchema,
-      response: withErrors({
-        200: { description: 'The preview WAV. Headers: X-Voice-Id, X-Audio-Duration (seconds).', content: WAV },
-        404: Type.Ref('ErrorEnvelope'),
-      }),
+      response: withErrors(
+        { 200: binaryResponse('The preview (WAV)', ['audio/wav'], HEADERS.voiceId, HEADERS.audioDuration) },
+        { 404: ['voice_not_found', 'preview_not_found'] },
+      ),
     },
     handler: async (request, reply) => {
       const preview = await previews.preview(request.params.id);

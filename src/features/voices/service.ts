@@ -238,8 +238,12 @@ export class VoiceService {
     if (!this.options.categories.delete(id)) throw new ApiError(404, 'category_not_found', `No category ${id}`, { category_id: id });
   }
 
+  findCategory(name: string): CategoryRecord | undefined {
+    return this.options.categories.findByName(name);
+  }
+
   private categoryNamed(name: string): CategoryRecord {
-    const category = this.options.categories.findByName(name);
+    const category = this.findCategory(name);
     if (!category) throw new ApiError(400, 'category_not_found', `No category named ${name}; create it with POST /api/categories`, { category: name });
     return category;
   }

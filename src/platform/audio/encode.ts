@@ -12,9 +12,9 @@ export const AudioFormatSchema = Type.Enum(['wav', 'wav-float', 'mp3', 'ogg', 'f
 export type AudioFormat = Static<typeof AudioFormatSchema>;
 
 /**
- * HTTP content types. Raw pcm is `application/octet-stream` rather than `audio/L16`, because
- * L16 means big-endian (RFC 2586) and these samples are little-endian; callers that send it
- * should state the rate separately.
+ * HTTP content types. Raw pcm is `audio/pcm` rather than `audio/L16`, because L16 means
+ * big-endian (RFC 2586) and these samples are little-endian; its rate goes in the type's
+ * parameters (see `contentTypeOf`).
  */
 export const CONTENT_TYPES: Readonly<Record<AudioFormat, string>> = {
   wav: 'audio/wav',
@@ -22,13 +22,18 @@ export const CONTENT_TYPES: Readonly<Record<AudioFormat, string>> = {
   mp3: 'audio/mpeg',
   ogg: 'audio/ogg; codecs=opus',
   flac: 'audio/flac',
-  pcm: 'application/octet-stream',
+  pcm: 'audio/pcm',
 };
 
-/** Content type of a stored task file: an audio format, or `mp4` for a rendered video. */
-export function contentTypeOf(format: string | null): string {
+function isAudioFormat(format: string | null): format is AudioFormat {
+  return format !== null && Object.hasOwn(CONTENT_TYPES, format);
+}
+
+/** Content type of a stored task file: an audio format (raw pcm with its rate), or `mp4` for a rendered video. */
+export function contentTypeOf(format: string | null, sampleRate: number | null): string {
   if (format === 'mp4') return 'video/mp4';
-  return CONTENT_TYPES[format as AudioFormat] ?? 'application/octet-stream';
+  if (format === 'pcm') return `audio/pcm;rate=${sampleRate ?? 24_000};channels=1`;
+  return isAudioFormat(format) ? CONTENT_TYPES[format] : 'application/octet-stream';
 }
 
 export const FILE_EXTENSIONS: Readonly<Record<AudioFormat, string>> = {

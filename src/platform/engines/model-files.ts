@@ -22,8 +22,9 @@ export interface FileExpectation {
 
 export const ONNX_FLOAT = 1;
 
+/** Names the file, not its path: the error reaches API clients, who have no business with the server's folders. */
 export function modelInvalid(file: string, problem: string): EngineError {
-  return new EngineError('model_invalid', `${basename(file)}: ${problem}`, { file, problem });
+  return new EngineError('model_invalid', `${basename(file)}: ${problem}`, { file: basename(file), problem });
 }
 
 /** Presence, size and (when given) sha256 of one file. */

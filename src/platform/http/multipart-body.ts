@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { TObject } from 'typebox';
+import { Type, type TObject } from 'typebox';
 import { receiveUploads, type UploadedFile } from './uploads.js';
 
 /**
@@ -36,4 +36,30 @@ function coerce(raw: string, type: string | undefined): unknown {
     default:
       return raw;
   }
+}
+
+/**
+ * Documents a multipart form whose parts a handler streams itself (`receiveUpload`). Fastify then
+ * validates no parsed body, that is null, so the schema also allows null; the document shows the
+ * form as an object (see openapi-finish).
+ */
+export function multipartForm(fields: Record<string, string>, file: { name: string; description: string; many?: boolean; required?: boolean }) {
+  const part = { type: 'string', contentEncoding: 'binary', description: file.description };
+  return {
+    type: ['object', 'null'],
+    properties: {
+      [file.name]: file.many ? { type: 'array', items: part } : part,
+      ...Object.fromEntries(Object.entries(fields).map(([name, description]) => [name, { type: 'string', description }])),
+    },
+    ...(file.required === false ? {} : { required: [file.name] }),
+  };
+}
+
+/**
+ * The multipart form of a route that also takes JSON (`multipartAsBody`): the JSON fields plus the
+ * file parts. The parts never reach the validated body, so they are optional there.
+ */
+export function withFileParts(schema: TObject, file: { name: string; description: string; many: boolean }) {
+  const part = Type.String({ contentEncoding: 'binary', description: file.description });
+  return Type.Object({ ...schema.properties, [file.name]: Type.Optional(file.many ? Type.Array(part) : part) }, { additionalProperties: false });
 }

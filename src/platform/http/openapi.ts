@@ -2,7 +2,8 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { TIMBRE_VERSION } from '../version.js';
-import { withErrors } from './schemas.js';
+import { finishDocument } from './openapi-finish.js';
+import { withErrors } from './responses.js';
 
 /**
  * The OpenAPI 3.1 document is generated from the route schemas that validate requests;
@@ -18,6 +19,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
         description:
           'Local speech synthesis and voice cloning. Every request carries an API key in X-API-Key; ' +
           'each operation needs the scope named in x-scope and is rate-limited per key and scope per minute.',
+        license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
       },
       servers: [{ url: 'http://127.0.0.1:8765' }],
       components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
@@ -27,11 +29,17 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       const scope = route.config?.scope;
       return { schema: { ...schema, security: [{ ApiKey: [] }], 'x-scope': scope } as typeof schema, url };
     },
+    transformObject: (document) => ('openapiObject' in document ? finishDocument(document.openapiObject) : document.swaggerObject),
   });
 
   app.get('/api/openapi.json', {
     config: { scope: 'system:read' },
-    schema: { tags: ['System'], summary: 'This OpenAPI document', response: withErrors({ 200: Type.Object({}, { additionalProperties: true }) }) },
+    schema: {
+      operationId: 'getOpenApiDocument',
+      tags: ['System'],
+      summary: 'This OpenAPI document',
+      response: withErrors({ 200: Type.Object({}, { additionalProperties: true, description: 'An OpenAPI 3.1 document' }) }),
+    },
     handler: () => app.swagger(),
   });
 }

@@ -22,12 +22,6 @@ export const TimestampSchema = Type.String({ format: 'date-time' });
 
 export const NullableTimestampSchema = Type.Union([TimestampSchema, Type.Null()]);
 
-/** Responses every authenticated route can give besides its own. */
-export function withErrors<T extends Record<number, unknown>>(responses: T) {
-  const error = Type.Ref('ErrorEnvelope');
-  return { ...responses, 400: error, 401: error, 403: error, 429: error, 500: error };
-}
-
 /** Every cancel route's answer: each job with its state after the cancel. */
 export const CancelledSchema = Type.Object({
   cancelled: Type.Array(

@@ -12,9 +12,9 @@ export function loadSherpa(): Promise<SherpaModule> {
     (module: { default: SherpaModule }) => module.default,
     (error: unknown) => {
       loading = undefined;
-      throw new EngineError('engine_unavailable', 'sherpa-onnx-node could not be loaded; run `npm install`', {
-        cause: error instanceof Error ? error.message : String(error),
-      });
+      // The loader's own message names paths under node_modules; its error code says enough.
+      const reason = error instanceof Error && 'code' in error ? String(error.code) : 'load_failed';
+      throw new EngineError('engine_unavailable', 'sherpa-onnx-node could not be loaded; run `npm install`', { reason });
     },
   );
   return loading;

@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { decodeToPcm } from '../../../../src/platform/audio/decode.js';
-import { AudioFormatSchema, CONTENT_TYPES, encodedRate, encodePcm, FILE_EXTENSIONS, type AudioFormat } from '../../../../src/platform/audio/encode.js';
+import {
+  AudioFormatSchema,
+  CONTENT_TYPES,
+  contentTypeOf,
+  encodedRate,
+  encodePcm,
+  FILE_EXTENSIONS,
+  type AudioFormat,
+} from '../../../../src/platform/audio/encode.js';
 import { durationOf } from '../../../../src/platform/audio/pcm.js';
 import { probeAudio } from '../../../../src/platform/audio/probe.js';
 import { sine } from '../../../helpers/audio-signals.js';
@@ -52,7 +60,7 @@ test('pcm: raw signed 16-bit little-endian samples, nothing else', async () => {
   assert.equal(encoded.length, tone.samples.length * 2);
   const quarter = Math.round(RATE / 440 / 4); // a sine peak
   assert.ok(Math.abs(encoded.readInt16LE(quarter * 2) / 32768 - tone.samples[quarter]!) < 0.01);
-  assert.equal(CONTENT_TYPES.pcm, 'application/octet-stream');
+  assert.equal(contentTypeOf('pcm', 22_050), 'audio/pcm;rate=22050;channels=1', 'the rate travels with the samples');
 });
 
 test('content types and extensions name each format', () => {

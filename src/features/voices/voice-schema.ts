@@ -1,0 +1,63 @@
+import { Type } from 'typebox';
+import { TimestampSchema } from '../../platform/http/schemas.js';
+
+/** A voice as the API shows it: the metadata a client may change with PUT, and what is read-only. */
+
+export const VoiceTypeSchema = Type.Union([Type.Literal('preset'), Type.Literal('clone'), Type.Literal('design')]);
+const LanguageSchema = Type.String({ description: 'BCP-47 tag, e.g. en-US' });
+
+/** The fields PUT changes. */
+export const METADATA = {
+  name: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  category: Type.Union([Type.String(), Type.Null()], { description: 'Category name' }),
+  tags: Type.Array(Type.String()),
+  favorite: Type.Boolean(),
+};
+
+/** What GET shows and PUT accepts back unchanged only. */
+export const READ_ONLY = {
+  id: Type.String({ description: 'Preset voices: the engine voice id, e.g. pico:en-US. Clones and designs: voice_…' }),
+  type: VoiceTypeSchema,
+  engine: Type.String(),
+  language: LanguageSchema,
+  languages: Type.Array(LanguageSchema, { description: 'Every language the voice can speak' }),
+  gender: Type.Union([Type.Literal('female'), Type.Literal('male'), Type.Null()]),
+  license: Type.Union([Type.String(), Type.Null()], { description: 'License of the voice data' }),
+  sample_rate: Type.Union([Type.Integer(), Type.Null()], { description: 'Native output rate in Hz' }),
+  category_id: Type.Union([Type.String(), Type.Null()]),
+  available: Type.Boolean({ description: 'False when the engine of a preset is no longer installed; favorites and tags are kept' }),
+  created_at: TimestampSchema,
+  updated_at: TimestampSchema,
+  preview_url: Type.Union([Type.String(), Type.Null()]),
+  samples: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      duration: Type.Number({ description: 'seconds' }),
+      sample_rate: Type.Integer(),
+      transcript: Type.Union([Type.String(), Type.Null()]),
+    }),
+    { description: 'Reference recordings of a clone; empty for presets' },
+  ),
+  settings: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'How a clone or design was made and speaks (method, fitted parameters, target analysis, design attributes); empty for presets',
+  }),
+  clone_method: Type.Union([Type.Literal('zero_shot'), Type.Literal('voice_search'), Type.Literal('timbre_match'), Type.Null()], {
+    description: 'Clones: how the clone speaks',
+  }),
+  similarity: Type.Union([Type.Number(), Type.Null()], {
+    description: 'Clones: similarity of the clone speaking a test sentence to the target samples, 0..1',
+  }),
+  baseline_similarity: Type.Union([Type.Number(), Type.Null()], { description: 'Clones: the same measure for the nearest unconverted preset' }),
+  similarity_measure: Type.Union([Type.String(), Type.Null()], { description: 'acoustic-voiceprint, or speaker-embedding when installed' }),
+  warnings: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: true }), {
+    description: 'Clones: soft problems of the samples',
+  }),
+};
+
+export const VoiceSchema = Type.Object({ ...METADATA, ...READ_ONLY }, { $id: 'Voice' });
+
+export const CategorySchema = Type.Object(
+  { id: Type.String(), name: Type.String(), created_at: TimestampSchema, voice_count: Type.Integer({ minimum: 0 }) },
+  { $id: 'Category' },
+);

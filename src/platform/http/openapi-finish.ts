@@ -1,0 +1,110 @@
+/**
+ * What fastify-swagger cannot say from route schemas, added to the generated document: the tags
+ * with their descriptions, the rate-limit headers every keyed response carries, and `/ws` as the
+ * 101 upgrade it is, with its messages as schemas.
+ */
+
+type Json = Record<string, unknown>;
+
+export const TAGS: readonly { name: string; description: string }[] = [
+  { name: 'Text to speech', description: 'One-piece generation with preset, cloned and designed voices, and the tasks it stores' },
+  { name: 'Long-form', description: 'Long texts as tasks of sentence chunks: several voices and languages, new takes, merging' },
+  { name: 'Timeline', description: 'Arranging generated chunks with imported audio, video and pictures, and rendering the mix' },
+  { name: 'Voices', description: 'Presets, clones and designs: metadata, favorites, categories, previews, archives' },
+  { name: 'Cloning', description: 'New voices from seconds of audio' },
+  { name: 'Design', description: 'New voices from a description' },
+  { name: 'Audio', description: 'Transcription, video downloads and audio probing' },
+  { name: 'Assets', description: 'Uploaded and downloaded media kept for later use' },
+  { name: 'Text', description: 'Sentence splitting as generation does it' },
+  { name: 'Queue', description: 'The compute queue: positions, estimates, cancelling' },
+  { name: 'System', description: 'Hardware, engines, models, health and this document' },
+  { name: 'API keys', description: 'Scoped, rate-limited keys (scope admin)' },
+  { name: 'Events', description: 'The WebSocket of job events' },
+];
+
+const HEADER_COMPONENTS: Json = {
+  RateLimitLimit: { description: 'Requests this key may make in this scope per minute', schema: { type: 'integer' } },
+  RateLimitRemaining: { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  RateLimitReset: { description: 'Seconds until the window frees a request', schema: { type: 'integer' } },
+  RetryAfter: { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
+};
+
+const RATE_LIMIT_HEADERS: Json = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function addRateLimitHeaders(operation: Json): void {
+  const responses = operation.responses;
+  if (!isObject(responses)) return;
+  for (const [status, response] of Object.entries(responses)) {
+    if (!isObject(response)) continue;
+    const headers = isObject(response.headers) ? response.headers : {};
+    const retry = status === '429' || status === '503' ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {};
+    response.headers = { ...headers, ...RATE_LIMIT_HEADERS, ...retry };
+  }
+}
+
+/**
+ * Request bodies as a client sends them: a streamed multipart form is validated as null (nothing
+ * is parsed before the handler), and a raw archive body has no JSON type; both are shown as what
+ * goes over the wire.
+ */
+function describeRequestBody(operation: Json): void {
+  const body = operation.requestBody;
+  if (!isObject(body) || !isObject(body.content)) return;
+  for (const media of Object.values(body.content)) {
+    if (!isObject(media) || !isObject(media.schema)) continue;
+    const schema = media.schema;
+    if (Array.isArray(schema.type)) schema.type = schema.type.find((type) => type !== 'null');
+    if (schema.type === undefined && typeof schema.contentMediaType === 'string') Object.assign(schema, { type: 'string', format: 'binary' });
+  }
+}
+
+/**
+ * `/ws` answers a handshake with 101. OpenAPI has no words for the frames that follow, so they are
+ * described where a reader looks: what the server sends as the 101's content, what the client
+ * sends as the request body, each marked as frames rather than HTTP bodies.
+ */
+function describeWebSocket(operation: Json): void {
+  const responses = isObject(operation.responses) ? operation.responses : {};
+  delete responses['200'];
+  operation.requestBody = {
+    required: false,
+    description: 'Not an HTTP body: each WebSocket frame the client sends after the upgrade is one WsClientMessage (JSON text, at most 64 KiB)',
+    content: { 'application/json': { schema: ref('WsClientMessage') } },
+  };
+  operation.responses = {
+    '101': {
+      description: 'Switching Protocols: the connection is a WebSocket; each frame the server sends is one WsServerMessage (JSON text)',
+      headers: { Upgrade: { description: '`websocket`', schema: { type: 'string' } } },
+      content: { 'application/json': { schema: ref('WsServerMessage') } },
+    },
+    ...responses,
+    default: { description: 'Any other refusal of the handshake', content: { 'application/json': { schema: ref('ErrorEnvelope') } } },
+  };
+}
+
+/** Finishes the document in place. */
+export function finishDocument<T extends object>(document: T): T {
+  const paths: unknown = 'paths' in document ? document.paths : undefined;
+  if (!isObject(paths)) return document;
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isObject(item)) continue;
+    for (const operation of Object.values(item)) {
+      if (!isObject(operation) || operation['x-scope'] === undefined) continue;
+      if (path === '/ws') describeWebSocket(operation);
+      describeRequestBody(operation);
+      addRateLimitHeaders(operation);
+    }
+  }
+  const components: unknown = 'components' in document ? document.components : undefined;
+  return Object.assign(document, { tags: TAGS, components: { ...(isObject(components) ? components : {}), headers: HEADER_COMPONENTS } });
+}

@@ -136,7 +136,8 @@ export class SampleIntake {
       signal.throwIfAborted();
       throw new ApiError(422, 'audio_undecodable', `Sample ${source.index} is not audio that can be decoded`, {
         sample: source.index,
-        reason: (error as Error).message.slice(0, 300),
+        // ffmpeg's words, without the upload's path on this machine.
+        reason: (error instanceof Error ? error.message : String(error)).replaceAll(source.path, `sample ${source.index}`).slice(0, 300),
       });
     }
   }

@@ -7,7 +7,7 @@ import { sampleSources, type ClipRegion, type CloneShape } from './requests.js';
 import type { CloneService } from './service.js';
 import { DescriptionSchema, VoiceNameSchema, type VoiceService } from '../voices/index.js';
 import { callerOf } from '../access/index.js';
-import { multipartAsBody, withFileParts } from '../../platform/http/multipart-body.js';
+import { bodyRequired, multipartAsBody, withFileParts } from '../../platform/http/multipart-body.js';
 import { CancelledSchema, presentCancelled } from '../../platform/http/schemas.js';
 import { CANCEL_ERRORS, JOB_ERRORS, UPLOAD_ERRORS, withErrors } from '../../platform/http/responses.js';
 import type { UploadedFile } from '../../platform/http/uploads.js';
@@ -107,6 +107,8 @@ export const cloneRoutes: FastifyPluginAsyncTypebox<{ cloning: CloneService; ass
 
   /** Multipart requests: the files go to a fresh upload folder and the fields become the body. */
   const receive = (schema: TObject) => async (request: FastifyRequest) => {
+    // A body schema per content type validates nothing when no body came at all.
+    if (!request.isMultipart() && (request.body === undefined || request.body === null)) throw bodyRequired();
     if (!request.isMultipart()) return;
     const folder = await cloning.newUploadFolder();
     uploads.set(request, { ...folder, files: [] });

@@ -44,6 +44,6 @@ export function readOnlyProblems(layout: LayoutBody, before: EchoedView, after: 
   return problems;
 }
 
-function sameLength(given: number | null, stored: number | null): boolean {
-  return given === null || stored === null ? given === stored : near(given, stored);
+function sameLength(given: unknown, stored: number | null): boolean {
+  return typeof given === 'number' && stored !== null ? near(given, stored) : given === stored;
 }

@@ -88,7 +88,8 @@ export const LayoutBodySchema = Type.Object(
           muted: Type.Optional(Type.Boolean()),
           source: Type.Optional(BlockSourceSchema),
           end: Type.Optional(Type.Number({ description: READ_ONLY })),
-          source_duration: Type.Optional(Nullable(Type.Number({ description: READ_ONLY }))),
+          // Not typed as a nullable number: validation would coerce the null a picture block shows into 0.
+          source_duration: Type.Optional(Type.Unknown({ description: READ_ONLY })),
         },
         { additionalProperties: false },
       ),
@@ -96,7 +97,8 @@ export const LayoutBodySchema = Type.Object(
     ),
     task_id: Type.Optional(Type.String({ description: READ_ONLY })),
     duration: Type.Optional(Type.Number({ description: READ_ONLY })),
-    media: Type.Optional(Type.Array(MediaViewSchema, { maxItems: 100, description: READ_ONLY })),
+    // Loosely typed like source_duration: a picture's unknown width is null, which validation would make 0.
+    media: Type.Optional(Type.Unknown({ description: READ_ONLY })),
   },
   { additionalProperties: false },
 );

@@ -13,6 +13,8 @@ import { READ_ONLY } from './voice-schema.js';
 
 type PublicVoice = ReturnType<typeof publicVoice>;
 
+const ECHO_NOTE = 'Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise';
+
 export const VoiceUpdateBodySchema = Type.Object(
   {
     name: Type.Optional(VoiceNameSchema),
@@ -22,7 +24,9 @@ export const VoiceUpdateBodySchema = Type.Object(
     ),
     tags: Type.Optional(TagsSchema),
     favorite: Type.Optional(Type.Boolean()),
-    ...Type.Partial(Type.Object(READ_ONLY)).properties,
+    // Typed loosely on purpose: validation would coerce a null it reads into 0 or "" (Ajv's
+    // coerceTypes), and the value would no longer match what GET showed.
+    ...Object.fromEntries(Object.keys(READ_ONLY).map((field) => [field, Type.Optional(Type.Unknown({ description: ECHO_NOTE }))])),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type, type TObject } from 'typebox';
 import { receiveUploads, type UploadedFile } from './uploads.js';
+import { ApiError } from '../errors.js';
 
 /**
  * Lets one route take JSON or multipart/form-data against one schema: in preValidation the files
@@ -62,4 +63,9 @@ export function multipartForm(fields: Record<string, string>, file: { name: stri
 export function withFileParts(schema: TObject, file: { name: string; description: string; many: boolean }) {
   const part = Type.String({ contentEncoding: 'binary', description: file.description });
   return Type.Object({ ...schema.properties, [file.name]: Type.Optional(file.many ? Type.Array(part) : part) }, { additionalProperties: false });
+}
+
+/** The refusal of a request without a body on a route that takes JSON or a multipart form. */
+export function bodyRequired(): ApiError {
+  return new ApiError(400, 'invalid_request', 'The request needs a JSON or multipart/form-data body', { fields: [{ field: 'body', message: 'is required' }] });
 }

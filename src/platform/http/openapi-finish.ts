@@ -23,7 +23,7 @@ export const TAGS: readonly { name: string; description: string }[] = [
 ];
 
 const HEADER_COMPONENTS: Json = {
-  RateLimitLimit: { description: 'Requests this key may make in this scope per minute', schema: { type: 'integer' } },
+  RateLimitLimit: { description: 'Requests this key may make in this scope per minute (sent once the key is known)', schema: { type: 'integer' } },
   RateLimitRemaining: { description: 'Requests left in the current window', schema: { type: 'integer' } },
   RateLimitReset: { description: 'Seconds until the window frees a request', schema: { type: 'integer' } },
   RetryAfter: { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
@@ -47,7 +47,7 @@ function addRateLimitHeaders(operation: Json): void {
   for (const [status, response] of Object.entries(responses)) {
     if (!isObject(response)) continue;
     const headers = isObject(response.headers) ? response.headers : {};
-    const retry = status === '429' || status === '503' ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {};
+    const retry = status === '429' ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {};
     response.headers = { ...headers, ...RATE_LIMIT_HEADERS, ...retry };
   }
 }
@@ -65,6 +65,38 @@ function describeRequestBody(operation: Json): void {
     const schema = media.schema;
     if (Array.isArray(schema.type)) schema.type = schema.type.find((type) => type !== 'null');
     if (schema.type === undefined && typeof schema.contentMediaType === 'string') Object.assign(schema, { type: 'string', format: 'binary' });
+  }
+}
+
+/** Success answers whose schema has no description of its own get their status's name, not fastify-swagger's placeholder. */
+const SUCCESS_NAMES: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 'Accepted', '204': 'No Content' };
+
+function nameSuccesses(operation: Json): void {
+  const responses = isObject(operation.responses) ? operation.responses : {};
+  for (const [status, response] of Object.entries(responses)) {
+    const name = SUCCESS_NAMES[status];
+    if (name && isObject(response) && response.description === 'Default Response') response.description = name;
+  }
+}
+
+/**
+ * Every operation whose method may carry a body can be sent one too large or of a type it does
+ * not read, even when it takes none (a DELETE with a text body is 415).
+ */
+const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+
+const BODY_ERRORS = [
+  { status: '413', reason: 'Payload Too Large', code: 'payload_too_large' },
+  { status: '415', reason: 'Unsupported Media Type', code: 'unsupported_media_type' },
+];
+
+function addBodyErrors(method: string, operation: Json): void {
+  const responses = operation.responses;
+  if (!BODY_METHODS.has(method) || !isObject(responses)) return;
+  for (const { status, reason, code } of BODY_ERRORS) {
+    const response = responses[status];
+    if (!isObject(response)) responses[status] = { description: `${reason}: \`${code}\``, content: { 'application/json': { schema: ref('ErrorEnvelope') } } };
+    else if (typeof response.description === 'string' && !response.description.includes(`\`${code}\``)) response.description += `, \`${code}\``;
   }
 }
 
@@ -98,10 +130,12 @@ export function finishDocument<T extends object>(document: T): T {
   if (!isObject(paths)) return document;
   for (const [path, item] of Object.entries(paths)) {
     if (!isObject(item)) continue;
-    for (const operation of Object.values(item)) {
+    for (const [method, operation] of Object.entries(item)) {
       if (!isObject(operation) || operation['x-scope'] === undefined) continue;
       if (path === '/ws') describeWebSocket(operation);
+      else addBodyErrors(method, operation);
       describeRequestBody(operation);
+      nameSuccesses(operation);
       addRateLimitHeaders(operation);
     }
   }

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +52,8 @@ export interface RunningTimbre {
 export async function startTimbre(options: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<RunningTimbre> {
   const dataDir = options.dataDir ?? (await tempDir());
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, ...(options.args ?? [])], {
-    env: { ...process.env, TIMBRE_LOG_LEVEL: 'warn', ...options.env },
+    // Every response is checked against the API document; stop() fails on any mismatch.
+    env: { ...process.env, TIMBRE_LOG_LEVEL: 'warn', TIMBRE_CONTRACT_CHECK: 'true', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -69,12 +70,24 @@ export async function startTimbre(options: { dataDir?: string; env?: Record<stri
     child.once('exit', (code) => reject(new Error(`timbre exited with ${code} before listening:\n${stderr}`)));
   });
   const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await assertContractKept(dataDir);
   };
   return { url, port: Number(new URL(url).port), dataDir, process: child, stop };
+}
+
+/** Fails with every response the service sent that its OpenAPI document does not describe. */
+async function assertContractKept(dataDir: string): Promise<void> {
+  const file = join(dataDir, 'contract-violations.jsonl');
+  const text = await readFile(file, 'utf8').catch(() => '');
+  if (!text) return;
+  await rm(file, { force: true });
+  const unique = [...new Set(text.trim().split('\n'))];
+  throw new Error(`Responses the API document does not describe:\n${unique.join('\n')}`);
 }
 
 export async function removeDir(dir: string): Promise<void> {

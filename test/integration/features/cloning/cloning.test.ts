@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import WebSocket from 'ws';
 import { analyseVoice } from '../../../../src/platform/audio/analyse/index.js';
 import { decodeToPcm } from '../../../../src/platform/audio/decode.js';
 import type { Pcm } from '../../../../src/platform/audio/pcm.js';
@@ -12,6 +11,7 @@ import type { VoicePrint } from '../../../../src/platform/engines/types.js';
 import { wordErrorRate } from '../../../../src/platform/text/wer.js';
 import { REFERENCE_AUDIO } from '../../../helpers/paths.js';
 import { postMultipart, request, serverWithAdmin, startTimbre, createKeyWithCli, removeDir, type RunningTimbre } from '../../../helpers/timbre.js';
+import { openEventSocket } from '../../../helpers/event-socket.js';
 
 /**
  * Voice cloning with the built-in method from real human speech (JFK, male; LJ Speech, female):
@@ -100,7 +100,7 @@ describe('voice cloning and design over HTTP', () => {
   }
 
   test('a clone from JFK (one uploaded sample) is made with the built-in method and beats its baseline', async () => {
-    const socket = new WebSocket(`${fixture.server.url.replace('http', 'ws')}/ws`, { headers: { 'x-api-key': fixture.admin.key } });
+    const socket = openEventSocket(fixture.server.url, { key: fixture.admin.key });
     const events: { type: string; data: Record<string, unknown> }[] = [];
     socket.on('message', (raw) => events.push(JSON.parse(String(raw))));
     await new Promise((resolve) => socket.once('open', resolve));

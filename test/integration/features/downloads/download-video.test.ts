@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import WebSocket from 'ws';
 import { removeDir, request, serverWithAdmin, tempDir } from '../../../helpers/timbre.js';
+import { openEventSocket } from '../../../helpers/event-socket.js';
 
 // Only loopback is ever contacted: the media server below listens on 127.0.0.1, and every URL
 // the default server is given is refused by scheme or address before a connection is made.
@@ -164,7 +164,7 @@ describe('POST /api/download-video with private downloads allowed (test configur
 
   test('a cancelled download ends cancelled and leaves no asset and no temporary files', async () => {
     const before = downloadAssets(fixture.server.dataDir).length;
-    const socket = new WebSocket(`${fixture.server.url.replace('http', 'ws')}/ws`, { headers: { 'x-api-key': fixture.admin.key } });
+    const socket = openEventSocket(fixture.server.url, { key: fixture.admin.key });
     const events: { type: string; data: { job_id: string } }[] = [];
     socket.on('message', (raw) => events.push(JSON.parse(String(raw))));
     await new Promise((resolve) => socket.once('open', resolve));

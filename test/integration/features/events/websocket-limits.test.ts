@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { describe, test } from 'node:test';
-import WebSocket from 'ws';
 import { request, serverWithAdmin } from '../../../helpers/timbre.js';
 import { residentBytes, whileWatching } from '../../../helpers/watch.js';
+import { openEventSocket, sendClientMessage } from '../../../helpers/event-socket.js';
 
 const KEY_LIMITS = ['--rate-limit', 'system:read=100000', '--rate-limit', 'ws:connect=1000', '--rate-limit', 'tts:generate=1000'];
 
@@ -35,7 +35,7 @@ describe('WebSocket limits', () => {
   const fixture = serverWithAdmin({ keyArgs: KEY_LIMITS });
 
   test('10,000 subscribes get small answers, stop at the cap, and stall no other request', async () => {
-    const socket = new WebSocket(`${fixture.server.url.replace('http', 'ws')}/ws`, { headers: { 'x-api-key': fixture.admin.key } });
+    const socket = openEventSocket(fixture.server.url, { key: fixture.admin.key });
     let received = 0;
     const answers: { type: string; data: Record<string, unknown> }[] = [];
     const allAnswered = new Promise<void>((resolve) =>
@@ -48,7 +48,7 @@ describe('WebSocket limits', () => {
     );
     await new Promise((resolve) => socket.once('open', resolve));
     const { slowestMs, rssGrowthBytes } = await whileWatching(fixture.server, fixture.admin.key, async () => {
-      for (let index = 0; index < 10_000; index++) socket.send(JSON.stringify({ type: 'subscribe', data: { task_id: `task_${index}` } }));
+      for (let index = 0; index < 10_000; index++) sendClientMessage(socket, { type: 'subscribe', data: { task_id: `task_${index}` } });
       await allAnswered;
     });
     socket.close();
@@ -87,7 +87,7 @@ describe('WebSocket limits', () => {
   });
 
   test('a client following one task receives its events and not those of other tasks', async () => {
-    const socket = new WebSocket(`${fixture.server.url.replace('http', 'ws')}/ws`, { headers: { 'x-api-key': fixture.admin.key } });
+    const socket = openEventSocket(fixture.server.url, { key: fixture.admin.key });
     const events: { type: string; data: Record<string, unknown> }[] = [];
     socket.on('message', (raw) => events.push(JSON.parse(String(raw))));
     await new Promise((resolve) => socket.once('open', resolve));
@@ -99,7 +99,7 @@ describe('WebSocket limits', () => {
     const started = await generate('The task this client follows.');
     assert.equal(started.status, 202, started.text);
     const followed = started.body.task_id;
-    socket.send(JSON.stringify({ type: 'subscribe', data: { task_id: followed } }));
+    sendClientMessage(socket, { type: 'subscribe', data: { task_id: followed } });
     const other = (await generate('Another task.')).body.task_id;
     for (let waited = 0; !events.some((event) => event.type === 'job.completed' && event.data.task_id === followed) && waited < 200; waited++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -108,7 +108,7 @@ describe('WebSocket limits', () => {
     assert.ok(events.some((event) => event.type === 'job.completed' && event.data.task_id === followed));
     const afterSubscribe = events.slice(events.findIndex((event) => event.type === 'subscribed'));
     assert.ok(!afterSubscribe.some((event) => event.data.task_id === other), 'events of other tasks are not sent');
-    socket.send(JSON.stringify({ type: 'unsubscribe', data: {} }));
+    sendClientMessage(socket, { type: 'unsubscribe', data: {} });
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.deepEqual(events.find((event) => event.type === 'unsubscribed')?.data, { task_id: null, count: 0 });
     socket.close();

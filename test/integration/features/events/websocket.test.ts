@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { request, serverWithAdmin } from '../../../helpers/timbre.js';
+import { openEventSocket, sendClientMessage } from '../../../helpers/event-socket.js';
 
 interface Outcome {
   status?: number;
@@ -12,8 +13,7 @@ interface Outcome {
 
 /** Opens /ws and resolves with the first message, or with the HTTP status of a refused handshake. */
 function connect(url: string, options: { key?: string; query?: string } = {}): Promise<Outcome> {
-  const target = `${url.replace('http', 'ws')}/ws${options.query ?? ''}`;
-  const socket = new WebSocket(target, { headers: options.key ? { 'x-api-key': options.key } : {} });
+  const socket = openEventSocket(url, options);
   return new Promise((resolve, reject) => {
     socket.once('message', (raw) => resolve({ hello: JSON.parse(String(raw)), socket }));
     socket.once('unexpected-response', (handshake, response) => {
@@ -52,7 +52,7 @@ describe('WebSocket /ws', () => {
     const outcome = await connect(fixture.server.url, { key: fixture.admin.key });
     const socket = outcome.socket!;
     const reply = new Promise<any>((resolve) => socket.once('message', (raw) => resolve(JSON.parse(String(raw)))));
-    socket.send(JSON.stringify({ type: 'ping' }));
+    sendClientMessage(socket, { type: 'ping' });
     assert.equal((await reply).type, 'pong');
     socket.close();
   });

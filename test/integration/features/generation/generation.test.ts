@@ -3,9 +3,10 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { probeAudio } from '../../../../src/platform/audio/probe.js';
 import { createKeyWithCli, removeDir, request, serverWithAdmin, startTimbre, tempDir, type Response } from '../../../helpers/timbre.js';
+import { openEventSocket } from '../../../helpers/event-socket.js';
 
 const SENTENCE = 'The quick brown fox jumps over the lazy dog.';
 /** Long enough that Festival's HTS voice needs several seconds, so the job can be seen running. */
@@ -24,7 +25,7 @@ const GENERATE_LIMITS = [
 
 /** Collects the events of one WebSocket connection. */
 async function listen(url: string, key: string): Promise<{ events: any[]; socket: WebSocket; until(type: string, taskId?: string): Promise<any> }> {
-  const socket = new WebSocket(`${url.replace('http', 'ws')}/ws`, { headers: { 'x-api-key': key } });
+  const socket = openEventSocket(url, { key: key });
   const events: any[] = [];
   const waiters: (() => void)[] = [];
   socket.on('message', (raw) => {

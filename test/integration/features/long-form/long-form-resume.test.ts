@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import WebSocket from 'ws';
 import { createKeyWithCli, removeDir, request, startTimbre, tempDir, type CreatedKey, type RunningTimbre } from '../../../helpers/timbre.js';
+import { openEventSocket } from '../../../helpers/event-socket.js';
 
 const LIMITS = ['--rate-limit', 'tts:generate=10000', '--rate-limit', 'ws:connect=100'];
 const SLOW_VOICE = 'festival:cmu_us_slt_arctic_hts';
@@ -110,7 +110,7 @@ describe('long-form task status while a chunk is regenerated', () => {
       await server.stop();
       await removeDir(dataDir);
     });
-    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, { headers: { 'x-api-key': admin.key } });
+    const socket = openEventSocket(server.url, { key: admin.key });
     const events: { type: string; data: Record<string, unknown> }[] = [];
     socket.on('message', (raw) => events.push(JSON.parse(String(raw))));
     await new Promise((resolve) => socket.once('open', resolve));

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import WebSocket from 'ws';
 import { measureLoudness } from '../../../../src/platform/audio/loudness.js';
 import { MERGE_DEFAULTS } from '../../../../src/platform/audio/merge.js';
 import { parseWav } from '../../../../src/platform/audio/wav.js';
 import { request, serverWithAdmin, type Response } from '../../../helpers/timbre.js';
+import { openEventSocket } from '../../../helpers/event-socket.js';
 
 const LIMITS = ['--rate-limit', 'tts:generate=1000', '--rate-limit', 'voices:read=1000', '--rate-limit', 'ws:connect=100'];
 const TWENTY = Array.from({ length: 20 }, (_, index) => `Sentence ${index + 1} tells a short part of the story.`).join(' ');
@@ -53,7 +53,7 @@ describe('long-form generation', () => {
   const get = (path: string) => request(fixture.server.url, 'GET', path, { key: fixture.admin.key });
 
   test('20 sentences become 20 chunks; the first plays before the last is done; merging adds the documented pauses at the target loudness', async () => {
-    const socket = new WebSocket(`${fixture.server.url.replace('http', 'ws')}/ws`, { headers: { 'x-api-key': fixture.admin.key } });
+    const socket = openEventSocket(fixture.server.url, { key: fixture.admin.key });
     await new Promise((resolve) => socket.once('open', resolve));
     const firstChunkDone = new Promise<void>((resolve) =>
       socket.on('message', (raw) => {

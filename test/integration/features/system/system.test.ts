@@ -97,6 +97,7 @@ describe('system endpoints and HTTP protections', () => {
     });
     assert.equal(broken.status, 400);
     assert.equal(broken.body.error.code, 'invalid_json');
+    assert.deepEqual(broken.body.error.details, {}, 'every envelope has details, empty when there is nothing to add');
   });
 
   test('no CORS headers are sent unless origins are configured', async () => {

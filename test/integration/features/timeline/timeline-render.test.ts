@@ -4,9 +4,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import WebSocket from 'ws';
 import { parseWav } from '../../../../src/platform/audio/wav.js';
 import { request, serverWithAdmin, tempDir, type Response } from '../../../helpers/timbre.js';
+import { openEventSocket } from '../../../helpers/event-socket.js';
 
 const LIMITS = ['--rate-limit', 'tts:generate=100', '--rate-limit', 'tts:timeline=100', '--rate-limit', 'system:read=100', '--rate-limit', 'ws:connect=20'];
 
@@ -125,7 +125,7 @@ describe('rendering a timeline', () => {
     execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=green:s=320x240', '-frames:v', '1', image]);
     await uploadTo(url, key, `/api/timeline/${taskId}/import-video`, await readFile(image), 'still.png');
 
-    const socket = new WebSocket(`${url.replace('http', 'ws')}/ws`, { headers: { 'x-api-key': key } });
+    const socket = openEventSocket(url, { key: key });
     await new Promise((resolve) => socket.once('open', resolve));
     const progressing = new Promise<void>((resolve) => socket.on('message', (raw) => JSON.parse(String(raw)).type === 'job.progress' && resolve()));
     const accepted = await request(url, 'POST', '/api/generate/merge-timeline', { key, json: { task_id: taskId, video: true, async: true } });

@@ -122,6 +122,32 @@ describe('timeline', () => {
     assert.equal(stale.body.error.details.current_version, before.version + 1);
   });
 
+  test('the timeline as read may be posted back whole; read-only fields that contradict it are refused naming them', async () => {
+    const read = (await get(`/api/timeline/${taskId}`)).body;
+    const edited = structuredClone(read);
+    edited.blocks[2].start += 0.25;
+    const saved = await post(`/api/timeline/${taskId}/layout`, edited);
+    assert.equal(saved.status, 200, saved.text);
+    assert.equal(saved.body.version, read.version + 1);
+    close(saved.body.blocks[2].start, read.blocks[2].start + 0.25, 'the moved block');
+    close(saved.body.duration, read.duration + 0.25, 'the derived duration');
+
+    const contradicting = structuredClone(saved.body);
+    contradicting.task_id = 'task_someone_else';
+    contradicting.blocks[1].source = { kind: 'chunk', index: 0 };
+    const refused = await post(`/api/timeline/${taskId}/layout`, contradicting);
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.error.code, 'invalid_layout');
+    assert.deepEqual(
+      refused.body.error.details.problems.map((problem: { block_id: string | null; field: string }) => [problem.block_id, problem.field]),
+      [
+        [null, 'task_id'],
+        [read.blocks[1].id, 'source'],
+      ],
+    );
+    assert.equal((await get(`/api/timeline/${taskId}`)).body.version, saved.body.version, 'a refused layout changes nothing');
+  });
+
   test('trim_end past the source and unknown block ids get 400 naming the blocks', async () => {
     const current = (await get(`/api/timeline/${taskId}`)).body;
     const tooLong = layoutOf(current);
@@ -202,6 +228,11 @@ describe('timeline', () => {
       [imported.body.media_id],
     );
     assert.equal((await filesUnder(join(fixture.server.dataDir, 'timeline'))).length, 1);
+    // A timeline with blocks of every kind and its media goes back as read.
+    const whole = (await get(`/api/timeline/${taskId}`)).body;
+    const echoed = await post(`/api/timeline/${taskId}/layout`, whole);
+    assert.equal(echoed.status, 200, echoed.text);
+    assert.deepEqual(echoed.body.media, whole.media);
   });
 
   test('a text file sent as a video gets 415 and leaves no file', async () => {

@@ -113,6 +113,23 @@ describe('voice library over HTTP', () => {
     assert.deepEqual(ids((await call('GET', '/api/voices?q=NEWSREADER')).body.voices), ['pico:en-US']);
   });
 
+  test('a voice read with GET may be sent back whole with PUT; a contradicting read-only field is refused naming it', async () => {
+    const read = (await call('GET', voicePath('pico:en-US'))).body;
+    const echoed = await call('PUT', voicePath('pico:en-US'), { json: { ...read, tags: ['echoed'] } });
+    assert.equal(echoed.status, 200, echoed.text);
+    assert.deepEqual(echoed.body.tags, ['echoed']);
+    assert.equal(echoed.body.name, read.name, 'an unchanged name is no rename, even of a preset');
+
+    const refused = await call('PUT', voicePath('pico:en-US'), { json: { ...echoed.body, engine: 'espeak', sample_rate: 8000 } });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.error.code, 'read_only_mismatch');
+    assert.deepEqual(
+      refused.body.error.details.fields.map((field: { field: string }) => field.field),
+      ['body.engine', 'body.sample_rate'],
+    );
+    assert.deepEqual((await call('GET', voicePath('pico:en-US'))).body.tags, ['echoed'], 'a refused update changes nothing');
+  });
+
   test('favorites toggle both ways', async () => {
     const on = await call('POST', `/api/favorites/${encodeURIComponent('pico:de-DE')}`);
     assert.deepEqual(on.body, { voice_id: 'pico:de-DE', favorite: true });

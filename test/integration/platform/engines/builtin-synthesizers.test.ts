@@ -125,13 +125,19 @@ async function engineProgramStarted(): Promise<void> {
   while (engineProcesses().length === 0) await new Promise((resolve) => setImmediate(resolve));
 }
 
+// Every engine is probed before any suite is declared: a suite starts as soon as it is declared,
+// and another engine's voice discovery running beside it would count as a leftover program.
+const prepared = [];
 for (const subject of SUBJECTS) {
   const engine = subject.descriptor.id;
   const available = await subject.descriptor.probe();
   const engineTemp = await mkdtemp(join(tempRoot, `${engine}-`));
   const synthesizer = subject.create({ tempRoot: engineTemp });
   const voices = available.available ? await synthesizer.listVoices() : [];
+  prepared.push({ subject, engine, available, engineTemp, synthesizer, voices });
+}
 
+for (const { subject, engine, available, engineTemp, synthesizer, voices } of prepared) {
   describe(`${engine} synthesizer`, { skip: available.available ? false : available.reason }, () => {
     test('lists voices with unique ids, a license and the English test voice', () => {
       assert.ok(voices.length > 0);

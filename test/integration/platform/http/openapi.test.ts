@@ -1,17 +1,48 @@
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
+import { promisify } from 'node:util';
 import { renderOpenApiDocument } from '../../../../src/app/openapi-document.js';
-import { request, serverWithAdmin } from '../../../helpers/timbre.js';
+import { renderClientTypes } from '../../../../scripts/client-types.js';
+import { request, serverWithAdmin, tempDir, removeDir } from '../../../helpers/timbre.js';
 import { REPO_ROOT } from '../../../helpers/paths.js';
+
+const run = promisify(execFile);
 
 describe('OpenAPI document', () => {
   const fixture = serverWithAdmin({ keyArgs: [] });
 
-  test('the checked-in docs/openapi.json is the one the code generates (run npm run openapi)', async () => {
+  test('the checked-in docs/openapi.json and the client types are the ones the code generates (run npm run openapi)', async () => {
     const checkedIn = await readFile(join(REPO_ROOT, 'docs/openapi.json'), 'utf8');
-    assert.equal(checkedIn, await renderOpenApiDocument(), 'docs/openapi.json is stale: run `npm run openapi`');
+    const document = await renderOpenApiDocument();
+    assert.equal(checkedIn, document, 'docs/openapi.json is stale: run `npm run openapi`');
+    const types = await readFile(join(REPO_ROOT, 'src/client/schema.d.ts'), 'utf8');
+    assert.equal(types, await renderClientTypes(document), 'src/client/schema.d.ts is stale: run `npm run openapi`');
+  });
+
+  test('Redocly lint --extends=recommended-strict finds no error in the served document', async () => {
+    const { body } = await request(fixture.server.url, 'GET', '/api/openapi.json', { key: fixture.admin.key });
+    const dir = await tempDir();
+    try {
+      const file = join(dir, 'openapi.json');
+      await writeFile(file, JSON.stringify(body));
+      const redocly = join(REPO_ROOT, 'node_modules/.bin/redocly');
+      // Offline: no telemetry and no update check.
+      const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+      const result = await run(redocly, ['lint', '--extends=recommended-strict', '--format=json', file], { env, maxBuffer: 64 * 1024 * 1024 }).catch(
+        (error: { stdout: string }) => ({ stdout: error.stdout }),
+      );
+      const report: { problems: { severity: string; ruleId: string; message: string; location: { pointer: string }[] }[] } = JSON.parse(result.stdout);
+      const errors = report.problems.filter((problem) => problem.severity === 'error');
+      assert.deepEqual(
+        errors.map((problem) => `${problem.ruleId} at ${problem.location[0]?.pointer}: ${problem.message}`),
+        [],
+      );
+    } finally {
+      await removeDir(dir);
+    }
   });
 
   test('GET /api/openapi.json serves OpenAPI 3.1 listing every route with its scope', async () => {

@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { zipSync } from 'fflate';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { encodeWav } from '../../../../src/platform/audio/wav.js';
 import { createKeyWithCli, postMultipart, request, startTimbre, type CreatedKey, type RunningTimbre } from '../../../helpers/timbre.js';
+import { openEventSocket } from '../../../helpers/event-socket.js';
 
 /**
  * A full data disk, for real: the service runs on a 20 MB tmpfs that a filler file fills up.
@@ -145,7 +146,7 @@ describe('a full data disk', { skip }, () => {
     existing.audio = spoken.text;
     existing.assetId = (await upload()).body.asset_id;
     existing.keyId = (await call('POST', '/api/api-keys', { json: { name: 'before' } })).body.key_id;
-    socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, { headers: { 'x-api-key': admin.key } });
+    socket = openEventSocket(server.url, { key: admin.key });
     socket.on('message', (raw) => events.push(JSON.parse(String(raw))));
     // The service is killed further on; the socket then just ends.
     socket.on('error', () => undefined);

@@ -42,6 +42,13 @@ module.exports = {
       to: { path: '^src/(app|cli)/' },
     },
     {
+      name: 'client-stands-alone',
+      severity: 'error',
+      comment: 'The shipped client (timbre/client) runs in applications: it imports nothing of the service.',
+      from: { path: '^src/client/' },
+      to: { path: '^src/', pathNot: '^src/client/' },
+    },
+    {
       name: 'src-reaches-no-tests',
       severity: 'error',
       from: { path: '^src/' },

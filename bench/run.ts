@@ -9,6 +9,7 @@ import { benchHostOverhead } from './host-overhead.js';
 import { benchLongForm } from './long-form.js';
 import { printTable } from './measure.js';
 import { benchRecognizer, recognitionSet } from './recognizers.js';
+import { benchService } from './service.js';
 import { benchSynthesizer } from './synthesizers.js';
 
 const config = loadConfig();
@@ -43,13 +44,25 @@ const espeak = synthesizers.find((descriptor) => descriptor.id === 'espeak') ?? 
 const overhead = espeak ? await benchHostOverhead(espeak, config.modelsDir) : [];
 printTable('Engine host overhead (short sentence, mean of 10)', overhead);
 
+const service = await benchService(synthesis);
+printTable('Through the service (typed client over HTTP) against the bare engine above; long_overhead = long_s / long_bare_s', service);
+
 const longForm = await benchLongForm(config);
 printTable('Long-form generation of 2,000 characters (real path: queue, engine host, files)', longForm);
 
 const cloning = await benchCloning(config, [jfk, lj]);
 printTable('Voice cloning per method and reference clip (similarity vs the nearest unconverted preset; same measure)', cloning);
 
-const results = { date: new Date().toISOString(), node: process.versions.node, synthesis, recognition, host_overhead: overhead, long_form: longForm, cloning };
+const results = {
+  date: new Date().toISOString(),
+  node: process.versions.node,
+  synthesis,
+  recognition,
+  host_overhead: overhead,
+  service,
+  long_form: longForm,
+  cloning,
+};
 const outDir = new URL('./results/', import.meta.url);
 await mkdir(outDir, { recursive: true });
 await writeFile(new URL('latest.json', outDir), `${JSON.stringify(results, null, 2)}\n`);

@@ -1,7 +1,13 @@
-// Regenerates docs/openapi.json from the route schemas; a test fails while the checked-in copy is stale.
+// Regenerates docs/openapi.json from the route schemas and the client's types from it; a test fails while either is stale.
 import { writeFile } from 'node:fs/promises';
 import { renderOpenApiDocument } from '../src/app/openapi-document.js';
+import { renderClientTypes } from './client-types.js';
 
-const target = new URL('../docs/openapi.json', import.meta.url);
-await writeFile(target, await renderOpenApiDocument());
-process.stdout.write(`Wrote ${target.pathname}\n`);
+const document = await renderOpenApiDocument();
+for (const [target, text] of [
+  [new URL('../docs/openapi.json', import.meta.url), document],
+  [new URL('../src/client/schema.d.ts', import.meta.url), await renderClientTypes(document)],
+] as const) {
+  await writeFile(target, text);
+  process.stdout.write(`Wrote ${target.pathname}\n`);
+}

@@ -1,41 +1,15 @@
-import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { createTimbreClient, type TimbreClient } from '../src/client/index.js';
+import { createKeyWithCli, removeDir, startTimbre } from '../test/helpers/timbre.js';
 import { round, timed } from './measure.js';
 import type { SynthesizerFigures } from './synthesizers.js';
 import { LONG_TEXT, SHORT_TEXT } from './texts.js';
 
-const BIN = fileURLToPath(new URL('../bin/timbre.mjs', import.meta.url));
-const run = promisify(execFile);
-
-/** The real service on a free port with a key no rate limit slows down. */
-async function startService(dataDir: string): Promise<{ url: string; key: string; stop: () => Promise<void> }> {
+/** The real service on a free port, with no contract check, and a key no rate limit slows down. */
+async function startService() {
+  const service = await startTimbre({ env: { TIMBRE_CONTRACT_CHECK: 'false' } });
   const limits = ['tts:generate', 'voices:read'].flatMap((scope) => ['--rate-limit', `${scope}=100000`]);
-  const { stdout } = await run(process.execPath, [BIN, 'keys', 'create', '--name', 'bench', '--data-dir', dataDir, '--json', ...limits]);
-  const { key } = JSON.parse(stdout) as { key: string };
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
-    env: { ...process.env, TIMBRE_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += String(chunk);
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`timbre exited with ${code}`)));
-  });
-  const stop = async () => {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  };
-  return { url, key, stop };
+  const { key } = await createKeyWithCli(service.dataDir, 'bench', limits);
+  return { service, key };
 }
 
 /** Seconds for one text through POST /api/generate/preset, read to the last byte. */
@@ -52,10 +26,9 @@ async function throughService(timbre: TimbreClient, voiceId: string, text: strin
  * encoding) against the same engine called bare in the synthesis table, short and 2,000-character text.
  */
 export async function benchService(synthesis: SynthesizerFigures[]) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'timbre-bench-service-'));
-  const service = await startService(dataDir);
+  const { service, key } = await startService();
   try {
-    const timbre = createTimbreClient({ baseUrl: service.url, apiKey: service.key });
+    const timbre = createTimbreClient({ baseUrl: service.url, apiKey: key });
     const rows = [];
     for (const figures of synthesis) {
       const voiceId = `${figures.engine}:${figures.voice}`;
@@ -70,6 +43,6 @@ export async function benchService(synthesis: SynthesizerFigures[]) {
     return rows;
   } finally {
     await service.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await removeDir(service.dataDir);
   }
 }

@@ -1074,6 +1074,7 @@ export interface components {
             state: "pending" | "running" | "completed" | "failed" | "cancelled";
             duration: number | null;
             error: {
+                /** @description Stable machine-readable error code */
                 code: string;
                 message: string;
                 details: {
@@ -1122,6 +1123,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             error: {
+                /** @description Stable machine-readable error code */
                 code: string;
                 message: string;
                 details: {
@@ -1312,6 +1314,7 @@ export interface components {
             /** @enum {string} */
             type: "error";
             data: {
+                /** @description Stable machine-readable error code */
                 code: string;
                 message: string;
                 details: {
@@ -1379,6 +1382,7 @@ export interface components {
                 kind: string;
                 task_id: string | null;
                 error: {
+                    /** @description Stable machine-readable error code */
                     code: string;
                     message: string;
                     details: {
@@ -8942,7 +8946,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported Media Type: `unsupported_media_type`, `audio_unreadable` */
+            /** @description Unsupported Media Type: `audio_unreadable`, `unsupported_media_type` */
             415: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9340,7 +9344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported Media Type: `unsupported_media_type`, `audio_unreadable` */
+            /** @description Unsupported Media Type: `audio_unreadable`, `unsupported_media_type` */
             415: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10216,7 +10220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported Media Type: `unsupported_media_type`, `media_unreadable` */
+            /** @description Unsupported Media Type: `media_unreadable`, `unsupported_media_type` */
             415: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10634,7 +10638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported Media Type: `unsupported_media_type`, `media_unreadable`, `audio_unreadable` */
+            /** @description Unsupported Media Type: `media_unreadable`, `audio_unreadable`, `unsupported_media_type` */
             415: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -8,12 +8,10 @@ import type { Config } from '../../platform/config.js';
 import { ApiError } from '../../platform/errors.js';
 import { presentAsset, shortFormat, uploadTempDir, type AssetService } from './service.js';
 import { callerOf } from '../access/index.js';
-import { TimestampSchema } from '../../platform/http/schemas.js';
+import { Nullable, TimestampSchema } from '../../platform/http/schemas.js';
 import { UPLOAD_ERRORS, withErrors } from '../../platform/http/responses.js';
 import { receiveUpload } from '../../platform/http/uploads.js';
 import { multipartForm } from '../../platform/http/multipart-body.js';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const AssetSchema = Type.Object(
   {

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { ErrorObjectSchema } from '../../platform/http/schemas.js';
 
 /**
  * The messages of `/ws` as schemas: what a client may send and every message the server sends.
@@ -19,8 +20,6 @@ function jobEvent(type: string, fields: Record<string, TSchema>, description: st
   return serverMessage(type, data, description);
 }
 
-const ErrorObject = Type.Object({ code: Type.String(), message: Type.String(), details: Type.Record(Type.String(), Type.Unknown()) });
-
 export const WsServerMessageSchema = Type.Union(
   [
     serverMessage(
@@ -31,7 +30,7 @@ export const WsServerMessageSchema = Type.Union(
     serverMessage('pong', Type.Object({}), 'The answer to ping'),
     serverMessage('subscribed', Type.Object({ task_id: Type.String(), count: Type.Integer() }), 'The connection now follows this task too'),
     serverMessage('unsubscribed', Type.Object({ task_id: TaskId, count: Type.Integer() }), 'The task (null: every task) is no longer followed'),
-    serverMessage('error', ErrorObject, '`unknown_message`, `invalid_message` or `too_many_subscriptions`'),
+    serverMessage('error', ErrorObjectSchema, '`unknown_message`, `invalid_message` or `too_many_subscriptions`'),
     jobEvent('job.queued', { position: Type.Integer({ minimum: 0 }) }, 'A job joined the queue'),
     jobEvent('job.started', {}, 'A job began to run'),
     jobEvent(
@@ -40,7 +39,7 @@ export const WsServerMessageSchema = Type.Union(
       'At least once per second of work where the engine reports progress; long-form runs add chunk_index',
     ),
     jobEvent('job.completed', {}, 'A job finished; its result (audio_url, duration, voice_id, asset_id…) comes with it'),
-    jobEvent('job.failed', { error: ErrorObject }, 'A job failed'),
+    jobEvent('job.failed', { error: ErrorObjectSchema }, 'A job failed'),
     jobEvent('job.cancelled', {}, 'A job was cancelled'),
   ],
   { $id: 'WsServerMessage', description: 'Every message the server sends on /ws' },

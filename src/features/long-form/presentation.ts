@@ -1,14 +1,13 @@
 import { Type } from 'typebox';
+import { ErrorObjectSchema, Nullable } from '../../platform/http/schemas.js';
 import type { ChunkRecord } from './chunk-repository.js';
 import { chunkUrl } from './jobs.js';
 import { selected } from './chunk-repository.js';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const TakeStateSchema = Type.Unsafe<'pending' | 'running' | 'completed' | 'failed' | 'cancelled'>({
   type: 'string',
   enum: ['pending', 'running', 'completed', 'failed', 'cancelled'],
 });
-const JobErrorSchema = Type.Object({ code: Type.String(), message: Type.String(), details: Type.Record(Type.String(), Type.Unknown()) });
 
 /** The schema of `presentChunk`. */
 export const ChunkSchema = Type.Object(
@@ -24,7 +23,7 @@ export const ChunkSchema = Type.Object(
     route: Type.String({ description: '`voice` (its own voice) or `preset:<id>` (a stand-in for the language)' }),
     state: TakeStateSchema,
     duration: Nullable(Type.Number({ description: 'seconds' })),
-    error: Nullable(JobErrorSchema),
+    error: Nullable(ErrorObjectSchema),
     selected_take: Type.Integer({ minimum: 1 }),
     audio_url: Nullable(Type.String()),
     takes: Type.Array(

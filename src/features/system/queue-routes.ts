@@ -4,10 +4,8 @@ import { ApiError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import { cancelJobs, cancelOwnJob } from '../../platform/jobs/job-cancel.js';
 import { callerOf } from '../access/index.js';
-import { CancelledSchema, presentCancelled } from '../../platform/http/schemas.js';
+import { CancelledSchema, Nullable, presentCancelled } from '../../platform/http/schemas.js';
 import { CANCEL_ERRORS, withErrors } from '../../platform/http/responses.js';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const JobViewSchema = Type.Object(
   {

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
 import type { SystemService } from './service.js';
-import { TimestampSchema } from '../../platform/http/schemas.js';
+import { Nullable, TimestampSchema } from '../../platform/http/schemas.js';
 import { withErrors } from '../../platform/http/responses.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Bytes = Type.Integer({ minimum: 0, description: 'bytes' });
 const Percent = Type.Number({ minimum: 0, description: 'percent' });
 

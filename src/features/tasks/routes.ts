@@ -5,10 +5,8 @@ import { toSrt, toVtt } from '../../platform/text/subtitles.js';
 import type { TaskRecord } from './repository.js';
 import type { TaskService } from './service.js';
 import { callerOf } from '../access/index.js';
-import { NullableTimestampSchema, TimestampSchema } from '../../platform/http/schemas.js';
+import { ErrorObjectSchema, Nullable, NullableTimestampSchema, TimestampSchema } from '../../platform/http/schemas.js';
 import { AUDIO_MEDIA_TYPES, binaryResponse, HEADERS, withErrors } from '../../platform/http/responses.js';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const TaskSchema = Type.Object(
   {
@@ -22,7 +20,7 @@ export const TaskSchema = Type.Object(
     sample_rate: Nullable(Type.Integer()),
     duration: Nullable(Type.Number({ description: 'seconds' })),
     timings: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'words and phonemes with start/end seconds, where the engine gives them' })),
-    error: Nullable(Type.Object({ code: Type.String(), message: Type.String(), details: Type.Record(Type.String(), Type.Unknown()) })),
+    error: Nullable(ErrorObjectSchema),
     job_id: Nullable(Type.String()),
     audio_url: Nullable(Type.String()),
     chunks: Type.Optional(Type.Array(Type.Ref('Chunk'), { description: 'Long-form tasks: the chunks in order, each with its takes' })),

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from './layout.js';
+import { Nullable } from '../../platform/http/schemas.js';
 
 /**
  * The timeline as the API shows it, and the layout a client saves. The layout accepts every field
@@ -10,7 +11,6 @@ import { LIMITS } from './layout.js';
 const Seconds = (description: string) => Type.Number({ minimum: 0, maximum: 86_400, description });
 const Fade = Type.Number({ minimum: 0, maximum: LIMITS.maxFade, description: 'seconds' });
 const GainDb = Type.Number({ minimum: LIMITS.minGainDb, maximum: LIMITS.maxGainDb });
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 export const TrackName = Type.String({ minLength: 1, maxLength: 64 });
 
 export const TrackSchema = Type.Object(

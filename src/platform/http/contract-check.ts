@@ -2,6 +2,7 @@ import { appendFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { isJsonObject, type JsonObject } from './json-object.js';
 
 /**
  * The contract check (`TIMBRE_CONTRACT_CHECK=1`): every response is compared with the OpenAPI
@@ -9,8 +10,6 @@ import addFormats from 'ajv-formats';
  * mismatch is logged and appended to a file. The integration suite runs with it on and fails on
  * any line in that file, so the document cannot drift from what the service answers.
  */
-
-type Json = Record<string, unknown>;
 
 export interface ContractViolation {
   method: string;
@@ -21,10 +20,6 @@ export interface ContractViolation {
 
 /** Headers a response may carry only when its operation declares them. */
 const DECLARED_HEADER = /^(x-|retry-after$)/;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** HTTP sends no body on HEAD, 204 or 304, whatever a handler passed on (Fastify drops it). */
 const sendsBody = (method: string, status: number) => method !== 'HEAD' && status !== 204 && status !== 304;
@@ -37,7 +32,7 @@ export class ContractChecker {
 
   /** `serverPaths`: folders of this machine (data, models, installation) no error body may name. */
   constructor(
-    private readonly document: Json,
+    private readonly document: JsonObject,
     private readonly serverPaths: readonly string[] = [],
   ) {
     addFormats.default(this.ajv);
@@ -50,25 +45,25 @@ export class ContractChecker {
     const { status, contentType, headers } = reply;
     const path = route.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     const verb = method === 'HEAD' ? 'get' : method.toLowerCase();
-    const paths = isObject(this.document.paths) ? this.document.paths : {};
+    const paths = isJsonObject(this.document.paths) ? this.document.paths : {};
     const item = paths[path];
-    const operation = isObject(item) ? item[verb] : undefined;
-    if (!isObject(operation) || !isObject(operation.responses)) return [`${method} ${path} is not in the document`];
+    const operation = isJsonObject(item) ? item[verb] : undefined;
+    if (!isJsonObject(operation) || !isJsonObject(operation.responses)) return [`${method} ${path} is not in the document`];
     const response = operation.responses[String(status)];
-    if (!isObject(response)) return [`status ${status} is not documented`];
+    if (!isJsonObject(response)) return [`status ${status} is not documented`];
     return [
       ...this.checkHeaders(response, headers),
       ...this.checkBody(response, ['paths', path, verb, 'responses', String(status)], contentType, sendsBody(method, status) ? reply.body : { present: false }),
     ];
   }
 
-  private checkHeaders(response: Json, headers: readonly string[]): string[] {
-    const declared = new Set(Object.keys(isObject(response.headers) ? response.headers : {}).map((name) => name.toLowerCase()));
+  private checkHeaders(response: JsonObject, headers: readonly string[]): string[] {
+    const declared = new Set(Object.keys(isJsonObject(response.headers) ? response.headers : {}).map((name) => name.toLowerCase()));
     return headers.filter((name) => DECLARED_HEADER.test(name) && !declared.has(name)).map((name) => `header ${name} is not declared`);
   }
 
-  private checkBody(response: Json, at: string[], contentType: string, body: Body): string[] {
-    const content = isObject(response.content) ? response.content : undefined;
+  private checkBody(response: JsonObject, at: string[], contentType: string, body: Body): string[] {
+    const content = isJsonObject(response.content) ? response.content : undefined;
     if (!content) return body.present ? [`a body (${contentType}) where none is documented`] : [];
     if (!body.present) return [];
     const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
@@ -89,8 +84,8 @@ export class ContractChecker {
   }
 
   /** An error answer's code must be one of the backquoted codes of its status's description. */
-  private checkErrorCode(response: Json, value: unknown): string[] {
-    const error = isObject(value) && isObject(value.error) ? value.error : undefined;
+  private checkErrorCode(response: JsonObject, value: unknown): string[] {
+    const error = isJsonObject(value) && isJsonObject(value.error) ? value.error : undefined;
     if (!error || typeof error.code !== 'string') return [];
     const description = typeof response.description === 'string' ? response.description : '';
     const codes = [...description.matchAll(/`([a-z0-9_]+)`/g)].map((match) => match[1]);
@@ -98,7 +93,7 @@ export class ContractChecker {
   }
 
   private checkNoServerPath(value: unknown, text: string): string[] {
-    if (!isObject(value) || !isObject(value.error)) return [];
+    if (!isJsonObject(value) || !isJsonObject(value.error)) return [];
     return this.serverPaths.filter((path) => text.includes(path)).map((path) => `the error names the server path ${path}`);
   }
 
@@ -134,9 +129,9 @@ function checkedSafely(check: () => string[]): string[] {
 }
 
 /** A plain JSON copy: the check reads the document as data, not through swagger's types. */
-function plainDocument(app: FastifyInstance): Json {
+function plainDocument(app: FastifyInstance): JsonObject {
   const document: unknown = JSON.parse(JSON.stringify(app.swagger()));
-  return isObject(document) ? document : {};
+  return isJsonObject(document) ? document : {};
 }
 
 /** Checks each response of a route (unknown routes answer the 404/405 envelope, which no operation describes). */

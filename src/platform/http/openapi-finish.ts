@@ -1,10 +1,10 @@
+import { isJsonObject, type JsonObject } from './json-object.js';
+
 /**
  * What fastify-swagger cannot say from route schemas, added to the generated document: the tags
  * with their descriptions, the rate-limit headers every keyed response carries, and `/ws` as the
  * 101 upgrade it is, with its messages as schemas.
  */
-
-type Json = Record<string, unknown>;
 
 export const TAGS: readonly { name: string; description: string }[] = [
   { name: 'Text to speech', description: 'One-piece generation with preset, cloned and designed voices, and the tasks it stores' },
@@ -22,14 +22,14 @@ export const TAGS: readonly { name: string; description: string }[] = [
   { name: 'Events', description: 'The WebSocket of job events' },
 ];
 
-const HEADER_COMPONENTS: Json = {
+const HEADER_COMPONENTS: JsonObject = {
   RateLimitLimit: { description: 'Requests this key may make in this scope per minute (sent once the key is known)', schema: { type: 'integer' } },
   RateLimitRemaining: { description: 'Requests left in the current window', schema: { type: 'integer' } },
   RateLimitReset: { description: 'Seconds until the window frees a request', schema: { type: 'integer' } },
   RetryAfter: { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
 };
 
-const RATE_LIMIT_HEADERS: Json = {
+const RATE_LIMIT_HEADERS: JsonObject = {
   'X-RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
   'X-RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
   'X-RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
@@ -37,16 +37,12 @@ const RATE_LIMIT_HEADERS: Json = {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function addRateLimitHeaders(operation: Json): void {
+function addRateLimitHeaders(operation: JsonObject): void {
   const responses = operation.responses;
-  if (!isObject(responses)) return;
+  if (!isJsonObject(responses)) return;
   for (const [status, response] of Object.entries(responses)) {
-    if (!isObject(response)) continue;
-    const headers = isObject(response.headers) ? response.headers : {};
+    if (!isJsonObject(response)) continue;
+    const headers = isJsonObject(response.headers) ? response.headers : {};
     const retry = status === '429' ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {};
     response.headers = { ...headers, ...RATE_LIMIT_HEADERS, ...retry };
   }
@@ -57,11 +53,11 @@ function addRateLimitHeaders(operation: Json): void {
  * is parsed before the handler), and a raw archive body has no JSON type; both are shown as what
  * goes over the wire.
  */
-function describeRequestBody(operation: Json): void {
+function describeRequestBody(operation: JsonObject): void {
   const body = operation.requestBody;
-  if (!isObject(body) || !isObject(body.content)) return;
+  if (!isJsonObject(body) || !isJsonObject(body.content)) return;
   for (const media of Object.values(body.content)) {
-    if (!isObject(media) || !isObject(media.schema)) continue;
+    if (!isJsonObject(media) || !isJsonObject(media.schema)) continue;
     const schema = media.schema;
     if (Array.isArray(schema.type)) schema.type = schema.type.find((type) => type !== 'null');
     if (schema.type === undefined && typeof schema.contentMediaType === 'string') Object.assign(schema, { type: 'string', format: 'binary' });
@@ -71,11 +67,11 @@ function describeRequestBody(operation: Json): void {
 /** Success answers whose schema has no description of its own get their status's name, not fastify-swagger's placeholder. */
 const SUCCESS_NAMES: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 'Accepted', '204': 'No Content' };
 
-function nameSuccesses(operation: Json): void {
-  const responses = isObject(operation.responses) ? operation.responses : {};
+function nameSuccesses(operation: JsonObject): void {
+  const responses = isJsonObject(operation.responses) ? operation.responses : {};
   for (const [status, response] of Object.entries(responses)) {
     const name = SUCCESS_NAMES[status];
-    if (name && isObject(response) && response.description === 'Default Response') response.description = name;
+    if (name && isJsonObject(response) && response.description === 'Default Response') response.description = name;
   }
 }
 
@@ -90,12 +86,13 @@ const BODY_ERRORS = [
   { status: '415', reason: 'Unsupported Media Type', code: 'unsupported_media_type' },
 ];
 
-function addBodyErrors(method: string, operation: Json): void {
+function addBodyErrors(method: string, operation: JsonObject): void {
   const responses = operation.responses;
-  if (!BODY_METHODS.has(method) || !isObject(responses)) return;
+  if (!BODY_METHODS.has(method) || !isJsonObject(responses)) return;
   for (const { status, reason, code } of BODY_ERRORS) {
     const response = responses[status];
-    if (!isObject(response)) responses[status] = { description: `${reason}: \`${code}\``, content: { 'application/json': { schema: ref('ErrorEnvelope') } } };
+    if (!isJsonObject(response))
+      responses[status] = { description: `${reason}: \`${code}\``, content: { 'application/json': { schema: ref('ErrorEnvelope') } } };
     else if (typeof response.description === 'string' && !response.description.includes(`\`${code}\``)) response.description += `, \`${code}\``;
   }
 }
@@ -105,8 +102,8 @@ function addBodyErrors(method: string, operation: Json): void {
  * described where a reader looks: what the server sends as the 101's content, what the client
  * sends as the request body, each marked as frames rather than HTTP bodies.
  */
-function describeWebSocket(operation: Json): void {
-  const responses = isObject(operation.responses) ? operation.responses : {};
+function describeWebSocket(operation: JsonObject): void {
+  const responses = isJsonObject(operation.responses) ? operation.responses : {};
   delete responses['200'];
   operation.requestBody = {
     required: false,
@@ -127,11 +124,11 @@ function describeWebSocket(operation: Json): void {
 /** Finishes the document in place. */
 export function finishDocument<T extends object>(document: T): T {
   const paths: unknown = 'paths' in document ? document.paths : undefined;
-  if (!isObject(paths)) return document;
+  if (!isJsonObject(paths)) return document;
   for (const [path, item] of Object.entries(paths)) {
-    if (!isObject(item)) continue;
+    if (!isJsonObject(item)) continue;
     for (const [method, operation] of Object.entries(item)) {
-      if (!isObject(operation) || operation['x-scope'] === undefined) continue;
+      if (!isJsonObject(operation) || operation['x-scope'] === undefined) continue;
       if (path === '/ws') describeWebSocket(operation);
       else addBodyErrors(method, operation);
       describeRequestBody(operation);
@@ -140,5 +137,5 @@ export function finishDocument<T extends object>(document: T): T {
     }
   }
   const components: unknown = 'components' in document ? document.components : undefined;
-  return Object.assign(document, { tags: TAGS, components: { ...(isObject(components) ? components : {}), headers: HEADER_COMPONENTS } });
+  return Object.assign(document, { tags: TAGS, components: { ...(isJsonObject(components) ? components : {}), headers: HEADER_COMPONENTS } });
 }

@@ -40,11 +40,9 @@ export const CANCEL_ERRORS: ErrorCodes = {
   409: ['job_not_cancellable', 'task_not_cancellable'],
 };
 
-/** What a route taking a multipart upload may answer about it. */
+/** What a route taking a multipart upload may answer about it (413 and 415, as every body-taking route, come from openapi-finish). */
 export const UPLOAD_ERRORS: ErrorCodes = {
   400: ['file_missing', 'too_many_files', 'invalid_multipart', 'request_aborted'],
-  413: ['payload_too_large'],
-  415: ['unsupported_media_type'],
 };
 
 function mergedCodes(tables: readonly ErrorCodes[]): Map<number, string[]> {
@@ -81,9 +79,13 @@ export const HEADERS = {
   contentDisposition: { 'Content-Disposition': { type: 'string', description: 'attachment, with a file name' } },
 } satisfies Record<string, Record<string, HeaderSpec>>;
 
+type Headers = Record<string, HeaderSpec>;
+
+const mergedHeaders = (headers: readonly Headers[]): Headers => headers.reduce<Headers>((all, more) => ({ ...all, ...more }), {});
+
 /** A JSON body with headers the route sets. */
-export function withHeaders<S extends TSchema>(schema: S, ...headers: Record<string, HeaderSpec>[]) {
-  return { ...schema, headers: Object.assign({}, ...headers) as Record<string, HeaderSpec> };
+export function withHeaders<S extends TSchema>(schema: S, ...headers: Headers[]) {
+  return { ...schema, headers: mergedHeaders(headers) };
 }
 
 const BINARY = { type: 'string', format: 'binary' } as const;
@@ -92,10 +94,10 @@ const BINARY = { type: 'string', format: 'binary' } as const;
 export const AUDIO_MEDIA_TYPES = ['audio/wav', 'audio/mpeg', 'audio/ogg', 'audio/flac', 'audio/pcm'] as const;
 
 /** A binary body in any of the given media types. */
-export function binaryResponse(description: string, mediaTypes: readonly string[], ...headers: Record<string, HeaderSpec>[]) {
+export function binaryResponse(description: string, mediaTypes: readonly string[], ...headers: Headers[]) {
   return {
     description,
-    headers: Object.assign({}, ...headers) as Record<string, HeaderSpec>,
+    headers: mergedHeaders(headers),
     content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: BINARY }])),
   };
 }

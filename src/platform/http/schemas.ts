@@ -1,16 +1,17 @@
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import type { CancelledJob } from '../jobs/job-cancel.js';
 
-export const ErrorEnvelopeSchema = Type.Object(
-  {
-    error: Type.Object({
-      code: Type.String({ description: 'Stable machine-readable error code' }),
-      message: Type.String(),
-      details: Type.Record(Type.String(), Type.Unknown()),
-    }),
-  },
-  { $id: 'ErrorEnvelope', description: 'Every error response has this shape' },
-);
+/** A value, or null where there is none. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** An error as the API shows it: in the envelope, on a failed task or chunk, in a job.failed event. */
+export const ErrorObjectSchema = Type.Object({
+  code: Type.String({ description: 'Stable machine-readable error code' }),
+  message: Type.String(),
+  details: Type.Record(Type.String(), Type.Unknown()),
+});
+
+export const ErrorEnvelopeSchema = Type.Object({ error: ErrorObjectSchema }, { $id: 'ErrorEnvelope', description: 'Every error response has this shape' });
 /** The shape of a BCP-47 language tag the API accepts: `en`, `en-US`, `zh-Hant-TW`. */
 export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
@@ -20,7 +21,7 @@ export function languageSchema(description?: string) {
 
 export const TimestampSchema = Type.String({ format: 'date-time' });
 
-export const NullableTimestampSchema = Type.Union([TimestampSchema, Type.Null()]);
+export const NullableTimestampSchema = Nullable(TimestampSchema);
 
 /** Every cancel route's answer: each job with its state after the cancel. */
 export const CancelledSchema = Type.Object({

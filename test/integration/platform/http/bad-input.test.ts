@@ -53,8 +53,12 @@ describe('bad input gets a clear 4xx in the envelope, never a 5xx', () => {
       refused(await call('GET', `/api/voices?${query}`), 400, 'invalid_request');
   });
 
-  test('audio-duration without a body, and text with NUL characters', async () => {
-    refused(await call('POST', '/api/audio-duration'), 400, 'invalid_request');
+  test('upload routes without any body, and text with NUL characters', async () => {
+    // A route with a schema per content type validates nothing when no body comes at all.
+    for (const path of UPLOAD_ROUTES) {
+      if (path === '/api/assets') refused(await call('POST', path), 415, 'unsupported_media_type');
+      else refused(await call('POST', path), 400, 'invalid_request');
+    }
     const spoken = await call('POST', '/api/generate/preset', { json: { voice_id: 'pico:en-US', text: 'a\u0000b \u001b[31m red', language: 'en-US' } });
     assert.equal(spoken.status, 200, 'control characters are read as spaces');
   });

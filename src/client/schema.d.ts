@@ -478,7 +478,7 @@ export interface paths {
         put?: never;
         /**
          * Generate speech with a preset voice
-         * @description The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names).
+         * @description The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, aac (ADTS), or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names).
          */
         post: operations["generatePreset"];
         delete?: never;
@@ -498,7 +498,7 @@ export interface paths {
         put?: never;
         /**
          * Generate speech with a cloned voice
-         * @description The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names).
+         * @description The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, aac (ADTS), or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names).
          */
         post: operations["generateClone"];
         delete?: never;
@@ -518,7 +518,7 @@ export interface paths {
         put?: never;
         /**
          * Generate speech with a designed voice
-         * @description The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names).
+         * @description The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, aac (ADTS), or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names).
          */
         post: operations["generateDesign"];
         delete?: never;
@@ -5937,7 +5937,7 @@ export interface operations {
                      * @default wav
                      * @enum {string}
                      */
-                    format?: "wav" | "mp3" | "ogg" | "flac" | "pcm";
+                    format?: "wav" | "mp3" | "ogg" | "flac" | "aac" | "pcm";
                     /** @description Output rate; the voice’s own rate when absent */
                     sample_rate?: number;
                     seed?: number;
@@ -5947,7 +5947,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names). */
+            /** @description The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, aac (ADTS), or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names). */
             200: {
                 headers: {
                     /** @description The stored task this audio belongs to */
@@ -5964,6 +5964,7 @@ export interface operations {
                     "audio/mpeg": Blob;
                     "audio/ogg": Blob;
                     "audio/flac": Blob;
+                    "audio/aac": Blob;
                     "audio/pcm": Blob;
                 };
             };
@@ -6166,7 +6167,7 @@ export interface operations {
                      * @default wav
                      * @enum {string}
                      */
-                    format?: "wav" | "mp3" | "ogg" | "flac" | "pcm";
+                    format?: "wav" | "mp3" | "ogg" | "flac" | "aac" | "pcm";
                     /** @description Output rate; the voice’s own rate when absent */
                     sample_rate?: number;
                     seed?: number;
@@ -6176,7 +6177,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names). */
+            /** @description The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, aac (ADTS), or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names). */
             200: {
                 headers: {
                     /** @description The stored task this audio belongs to */
@@ -6193,6 +6194,7 @@ export interface operations {
                     "audio/mpeg": Blob;
                     "audio/ogg": Blob;
                     "audio/flac": Blob;
+                    "audio/aac": Blob;
                     "audio/pcm": Blob;
                 };
             };
@@ -6395,7 +6397,7 @@ export interface operations {
                      * @default wav
                      * @enum {string}
                      */
-                    format?: "wav" | "mp3" | "ogg" | "flac" | "pcm";
+                    format?: "wav" | "mp3" | "ogg" | "flac" | "aac" | "pcm";
                     /** @description Output rate; the voice’s own rate when absent */
                     sample_rate?: number;
                     seed?: number;
@@ -6405,7 +6407,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names). */
+            /** @description The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, aac (ADTS), or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names). */
             200: {
                 headers: {
                     /** @description The stored task this audio belongs to */
@@ -6422,6 +6424,7 @@ export interface operations {
                     "audio/mpeg": Blob;
                     "audio/ogg": Blob;
                     "audio/flac": Blob;
+                    "audio/aac": Blob;
                     "audio/pcm": Blob;
                 };
             };
@@ -7034,6 +7037,7 @@ export interface operations {
                     "audio/mpeg": Blob;
                     "audio/ogg": Blob;
                     "audio/flac": Blob;
+                    "audio/aac": Blob;
                     "audio/pcm": Blob;
                     "video/mp4": Blob;
                 };
@@ -8020,7 +8024,7 @@ export interface operations {
                      * @default wav
                      * @enum {string}
                      */
-                    format?: "wav" | "mp3" | "ogg" | "flac" | "pcm";
+                    format?: "wav" | "mp3" | "ogg" | "flac" | "aac" | "pcm";
                     /** @default 350 */
                     pause_ms?: number;
                     /** @default 800 */
@@ -8056,6 +8060,7 @@ export interface operations {
                     "audio/mpeg": Blob;
                     "audio/ogg": Blob;
                     "audio/flac": Blob;
+                    "audio/aac": Blob;
                     "audio/pcm": Blob;
                 };
             };
@@ -10287,7 +10292,7 @@ export interface operations {
                      * @default wav
                      * @enum {string}
                      */
-                    format?: "wav" | "mp3" | "ogg" | "flac" | "pcm";
+                    format?: "wav" | "mp3" | "ogg" | "flac" | "aac" | "pcm";
                     /**
                      * @description An mp4 with the timeline’s picture and the mix
                      * @default false
@@ -10316,6 +10321,7 @@ export interface operations {
                     "audio/mpeg": Blob;
                     "audio/ogg": Blob;
                     "audio/flac": Blob;
+                    "audio/aac": Blob;
                     "audio/pcm": Blob;
                     "video/mp4": Blob;
                 };

@@ -29,7 +29,7 @@ const AcceptedSchema = Type.Object({
 });
 
 const AUDIO_DESCRIPTION =
-  'The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names).';
+  'The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, aac (ADTS), or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names).';
 
 const ROUTES: { type: VoiceType; operationId: string; summary: string }[] = [
   { type: 'preset', operationId: 'generatePreset', summary: 'Generate speech with a preset voice' },

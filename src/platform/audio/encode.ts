@@ -8,7 +8,7 @@ import type { Pcm } from './pcm.js';
 import { encodeWav } from './wav.js';
 
 /** Output formats; all mono. `pcm` is raw signed 16-bit little-endian samples without a header. */
-export const AudioFormatSchema = Type.Enum(['wav', 'wav-float', 'mp3', 'ogg', 'flac', 'pcm']);
+export const AudioFormatSchema = Type.Enum(['wav', 'wav-float', 'mp3', 'ogg', 'flac', 'aac', 'pcm']);
 export type AudioFormat = Static<typeof AudioFormatSchema>;
 
 /**
@@ -22,6 +22,7 @@ export const CONTENT_TYPES: Readonly<Record<AudioFormat, string>> = {
   mp3: 'audio/mpeg',
   ogg: 'audio/ogg; codecs=opus',
   flac: 'audio/flac',
+  aac: 'audio/aac',
   pcm: 'audio/pcm',
 };
 
@@ -42,6 +43,7 @@ export const FILE_EXTENSIONS: Readonly<Record<AudioFormat, string>> = {
   mp3: 'mp3',
   ogg: 'ogg',
   flac: 'flac',
+  aac: 'aac',
   pcm: 'pcm',
 };
 
@@ -53,6 +55,8 @@ export const CODEC_ARGS: Readonly<Record<AudioFormat, readonly string[]>> = {
   mp3: ['-c:a', 'libmp3lame', '-q:a', '2', '-f', 'mp3'],
   ogg: ['-c:a', 'libopus', '-b:a', '64k', '-f', 'ogg'],
   flac: ['-c:a', 'flac', '-f', 'flac'],
+  // AAC-LC in ADTS frames: every frame carries its header, so the stream plays from any point.
+  aac: ['-c:a', 'aac', '-b:a', '96k', '-f', 'adts'],
   pcm: ['-c:a', 'pcm_s16le', '-f', 's16le'],
 };
 
@@ -60,6 +64,7 @@ export const CODEC_ARGS: Readonly<Record<AudioFormat, readonly string[]>> = {
 const SUPPORTED_RATES: Partial<Record<AudioFormat, readonly number[]>> = {
   mp3: [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000],
   ogg: [8000, 12000, 16000, 24000, 48000],
+  aac: [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000],
 };
 
 export interface EncodeOptions {

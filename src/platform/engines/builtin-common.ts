@@ -62,6 +62,8 @@ export interface BuiltinEngine {
   prepareText?(text: string): string;
   /** Timings in the result are relative to the start of the piece. */
   renderPiece(job: PieceJob): Promise<SynthesisResult>;
+  /** Releases what the engine keeps warm between calls (a loaded library, a running program). */
+  dispose?(): Promise<void>;
 }
 
 export function clampPitch(pitch: number | undefined, range: EngineCapabilities['pitch']): number {
@@ -150,7 +152,7 @@ export function createBuiltinSynthesizer(engine: BuiltinEngine, options: Builtin
     });
   }
 
-  return { capabilities: engine.capabilities, listVoices: async () => [...(await listVoices())], synthesize };
+  return { capabilities: engine.capabilities, listVoices: async () => [...(await listVoices())], synthesize, dispose: engine.dispose };
 }
 
 /** Runs one piece's render, stopping its programs when the job is cancelled or the piece takes longer than `timeoutMs`. */

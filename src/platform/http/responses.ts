@@ -91,7 +91,7 @@ export function withHeaders<S extends TSchema>(schema: S, ...headers: Headers[])
 const BINARY = { type: 'string', format: 'binary' } as const;
 
 /** Media types of the generation formats; pcm is raw signed 16-bit little-endian mono at the rate it names. */
-export const AUDIO_MEDIA_TYPES = ['audio/wav', 'audio/mpeg', 'audio/ogg', 'audio/flac', 'audio/pcm'] as const;
+export const AUDIO_MEDIA_TYPES = ['audio/wav', 'audio/mpeg', 'audio/ogg', 'audio/flac', 'audio/aac', 'audio/pcm'] as const;
 
 /** A binary body in any of the given media types. */
 export function binaryResponse(description: string, mediaTypes: readonly string[], ...headers: Headers[]) {

@@ -78,7 +78,7 @@ export async function speakToFile(
   return { duration: durationOf(result.pcm), sampleRate: encodedRate(job.format, job.sampleRate ?? result.pcm.sampleRate), timings };
 }
 
-export const GENERATION_FORMATS = ['wav', 'mp3', 'ogg', 'flac', 'pcm'] as const satisfies readonly AudioFormat[];
+export const GENERATION_FORMATS = ['wav', 'mp3', 'ogg', 'flac', 'aac', 'pcm'] as const satisfies readonly AudioFormat[];
 
 export type GenerationFormat = (typeof GENERATION_FORMATS)[number];
 export const GenerationFormatSchema = Type.Enum(GENERATION_FORMATS);

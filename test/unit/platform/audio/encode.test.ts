@@ -23,12 +23,15 @@ const tone = sine(440, 1.5, RATE);
 
 type FileFormat = Exclude<AudioFormat, 'pcm'>;
 
-/** How a format's file begins. MP3 from ffmpeg opens with an ID3v2 tag. */
-const MAGIC: Record<FileFormat, string> = { wav: 'RIFF', 'wav-float': 'RIFF', mp3: 'ID3', ogg: 'OggS', flac: 'fLaC' };
-/** Decoded duration tolerance: lossless formats are exact; the lossy ones are gapless, within a frame. */
-const TOLERANCE: Record<AudioFormat, number> = { wav: 0.001, 'wav-float': 0.001, flac: 0.001, pcm: 0.001, mp3: 0.03, ogg: 0.03 };
-/** A container's stated duration may include the encoder's padding (MP3: up to ~2 frames). */
-const PROBE_TOLERANCE: Record<AudioFormat, number> = { ...TOLERANCE, mp3: 0.1, ogg: 0.03 };
+/** How a format's file begins. MP3 from ffmpeg opens with an ID3v2 tag; AAC with an ADTS sync word. */
+const MAGIC: Record<FileFormat, string> = { wav: 'RIFF', 'wav-float': 'RIFF', mp3: 'ID3', ogg: 'OggS', flac: 'fLaC', aac: '\xff\xf1' };
+/** Decoded duration tolerance: lossless formats are exact; MP3 and Opus are gapless, within a frame; raw ADTS keeps AAC's priming and padding (about two frames). */
+const TOLERANCE: Record<AudioFormat, number> = { wav: 0.001, 'wav-float': 0.001, flac: 0.001, pcm: 0.001, mp3: 0.03, ogg: 0.03, aac: 0.1 };
+/**
+ * A container's stated duration may include the encoder's padding (MP3: up to ~2 frames); raw
+ * ADTS has no duration field, so ffprobe estimates it from the bit rate.
+ */
+const PROBE_TOLERANCE: Record<AudioFormat, number> = { ...TOLERANCE, mp3: 0.1, ogg: 0.03, aac: 0.3 };
 
 let root: string;
 before(async () => {

@@ -5,6 +5,7 @@ import { JobRepository } from '../platform/jobs/job-repository.js';
 import { JobQueue } from '../platform/jobs/queue.js';
 import { createLog, type Log } from '../platform/log.js';
 import { VoiceFiles } from '../platform/speech/voice-files.js';
+import { stopWarmFfmpeg } from '../platform/audio/warm-ffmpeg.js';
 import { AudioStore } from '../platform/store/audio-store.js';
 import { openDatabase, type Db } from '../platform/store/database.js';
 import { KeptWrites } from '../platform/store/kept-writes.js';
@@ -45,6 +46,7 @@ export function openPlatform(config: Config): Platform {
 export async function closePlatform(platform: Platform): Promise<void> {
   await platform.queue.close();
   await platform.engines.close();
+  stopWarmFfmpeg();
   platform.kept.close();
   platform.db.close();
 }

@@ -14,6 +14,11 @@ export class ApiError extends Error {
   }
 }
 
+/** A request field the schema lets through but the request cannot have, reported like a schema failure. */
+export function invalidField(field: string, problem: string): ApiError {
+  return new ApiError(400, 'invalid_request', `Invalid request: ${field} ${problem}`, { fields: [{ field, message: problem }] });
+}
+
 export interface ErrorEnvelope {
   error: { code: string; message: string; details: Record<string, unknown> };
 }

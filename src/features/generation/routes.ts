@@ -5,17 +5,28 @@ import { callerOf } from '../access/index.js';
 import { CancelledSchema, presentCancelled, languageSchema } from '../../platform/http/schemas.js';
 import { AUDIO_MEDIA_TYPES, binaryResponse, CANCEL_ERRORS, HEADERS, JOB_ERRORS, withErrors } from '../../platform/http/responses.js';
 import { GENERATION_FORMATS } from '../../platform/speech/speech.js';
+import { streamingBody } from '../../platform/http/streaming.js';
+import { connectionSignal } from '../../platform/http/connection-signal.js';
+import { invalidField } from '../../platform/errors.js';
 
 const GenerateBodySchema = Type.Object(
   {
     voice_id: Type.String({ minLength: 1, maxLength: 200, description: 'Identifier of the voice to speak with' }),
     text: Type.String({ description: 'Text to speak; at most TIMBRE_MAX_TEXT_CHARS characters (default 5000)' }),
     language: languageSchema('BCP-47 language code of the text'),
-    speed: Type.Optional(Type.Number({ minimum: 0.5, maximum: 2, description: '1 is the voice’s normal rate' })),
+    speed: Type.Optional(
+      Type.Number({ minimum: 0.25, maximum: 4, description: '1 is the voice’s normal rate; engines speak 0.5 to 2, and the rest is stretched afterwards' }),
+    ),
     format: Type.Optional(Type.Unsafe<(typeof GENERATION_FORMATS)[number]>({ type: 'string', enum: [...GENERATION_FORMATS], default: 'wav' })),
     sample_rate: Type.Optional(Type.Integer({ minimum: 8000, maximum: 48000, description: 'Output rate; the voice’s own rate when absent' })),
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 })),
     async: Type.Optional(Type.Boolean({ description: 'Answer 202 with the task id at once; follow progress on /ws' })),
+    stream: Type.Optional(
+      Type.Boolean({
+        description:
+          'Send the audio while it is synthesized, sentence by sentence (chunked transfer; a WAV has the streaming header with unknown sizes). The task still stores the complete file. Closing the connection cancels the synthesis. Not with `async`.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -55,7 +66,14 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationS
       },
       handler: async (request, reply) => {
         const { voice_id: voiceId, text, language, speed, format, sample_rate: sampleRate, seed } = request.body;
-        const { task, job } = await generation.submit(type, { voiceId, text, language, speed, format, sampleRate, seed }, callerOf(request).keyId);
+        const input = { voiceId, text, language, speed, format, sampleRate, seed };
+        if (request.body.stream && request.body.async) throw invalidField('body.stream', 'cannot be combined with async');
+        if (request.body.stream) {
+          const { task, audio, contentType } = await generation.stream(type, input, callerOf(request).keyId, connectionSignal(reply));
+          const body = await streamingBody(audio);
+          return reply.header('x-task-id', task.id).type(contentType()).send(body);
+        }
+        const { task, job } = await generation.submit(type, input, callerOf(request).keyId);
         if (request.body.async) {
           return reply
             .code(202)

@@ -1,6 +1,7 @@
 import { contentTypeOf, FILE_EXTENSIONS } from '../../platform/audio/encode.js';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
 import type { EventBus } from '../../platform/events.js';
+import { PassThrough } from 'node:stream';
 import { Type, type Static } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
@@ -20,6 +21,7 @@ import {
   speakToFile,
   SpeechRequestSchema,
   type GenerationFormat,
+  type AudioSink,
   type SpeakingVoice,
   type VoiceType,
 } from '../../platform/speech/speech.js';
@@ -32,7 +34,10 @@ export interface GenerateInput {
   voiceId: string;
   text: string;
   language: string;
+  /** 0.25 to 4; engines speak 0.5 to 2 and the rest is stretched afterwards. */
   speed?: number;
+  /** Pitch factor for engines that shift pitch natively (1 is the voice's own). */
+  pitch?: number;
   format?: GenerationFormat;
   sampleRate?: number;
   seed?: number;
@@ -45,10 +50,53 @@ const SynthesisPayloadSchema = Type.Object({
   rendering: VoiceRenderingSchema,
   format: GenerationFormatSchema,
   sampleRate: Type.Optional(Type.Integer()),
+  /** Milliseconds the request spent preparing the text, recorded with the other stages. */
+  textMs: Type.Optional(Type.Number()),
 });
 type SynthesisPayload = Static<typeof SynthesisPayloadSchema>;
 
 export const SYNTHESIS_JOB = jobKind('synthesis', SynthesisPayloadSchema);
+
+function newGenerationTask(fields: Pick<TaskRecord, 'ownerKeyId' | 'voiceId' | 'text' | 'language' | 'format' | 'sampleRate'>): TaskRecord {
+  const now = new Date().toISOString();
+  return {
+    ...fields,
+    id: newId('task'),
+    kind: 'generation',
+    status: 'queued',
+    duration: null,
+    audioPath: null,
+    timings: null,
+    stages: null,
+    error: null,
+    jobId: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** The audio of a synthesis a request is streaming: the runner writes it, the request reads it. */
+class LiveAudio implements AudioSink {
+  readonly bytes = new PassThrough();
+  sampleRate?: number;
+
+  start(sampleRate: number): void {
+    this.sampleRate = sampleRate;
+  }
+
+  write(bytes: Buffer): void {
+    this.bytes.write(bytes);
+  }
+}
+
+export interface StreamedSpeech {
+  task: TaskRecord;
+  job: JobRecord;
+  /** The encoded audio as it is made; ends once the task's file is stored. */
+  audio: AsyncIterable<Buffer>;
+  /** The content type, with the rate of raw PCM; final once the first chunk has been read. */
+  contentType: () => string;
+}
 
 export interface GenerationDeps {
   engines: EngineClient;
@@ -67,52 +115,36 @@ export interface GenerationDeps {
  * the job synthesizes in the engine host, encodes, and writes the audio file atomically.
  */
 export class GenerationService {
+  /** Streams of syntheses whose requests are reading them, by task; the runner writes the audio there. */
+  private readonly live = new Map<string, LiveAudio>();
+
   constructor(private readonly deps: GenerationDeps) {
-    deps.queue.register(SYNTHESIS_JOB, (payload, context) => this.runSynthesis(payload, context));
+    deps.queue.register(SYNTHESIS_JOB, (payload, context, job) => this.runSynthesis(payload, context, job));
     followTaskJobs(deps.events, deps.tasks, deps.audio, [SYNTHESIS_JOB.name]);
   }
 
-  /** Validates and queues; the caller either waits for the task or follows it on /ws. */
-  async submit(type: VoiceType, input: GenerateInput, ownerKeyId: string): Promise<{ task: TaskRecord; job: JobRecord }> {
+  /**
+   * Validates and queues; the caller either waits for the task or follows it on /ws. `type`
+   * undefined takes a voice of any type.
+   */
+  async submit(type: VoiceType | undefined, input: GenerateInput, ownerKeyId: string, live?: LiveAudio): Promise<{ task: TaskRecord; job: JobRecord }> {
+    const started = performance.now();
     checkTextLength(input.text, this.deps.maxTextChars);
-    const voice = await this.deps.findVoice(input.voiceId);
-    assertUsable(voice);
-    if (voice.type !== type) {
-      throw new ApiError(400, 'voice_type_mismatch', `Voice ${voice.id} is a ${voice.type} voice; use /api/generate/${voice.type}`, {
-        voice_id: voice.id,
-        voice_type: voice.type,
-        route_type: type,
-      });
-    }
-    assertSpeaks(voice, input.language);
-    const now = new Date().toISOString();
+    const voice = await this.usableVoice(type, input);
     const format = input.format ?? 'wav';
-    const task: TaskRecord = {
-      id: newId('task'),
-      kind: 'generation',
-      ownerKeyId,
-      status: 'queued',
-      voiceId: voice.id,
-      text: input.text,
-      language: input.language,
-      format,
-      sampleRate: input.sampleRate ?? null,
-      duration: null,
-      audioPath: null,
-      timings: null,
-      error: null,
-      jobId: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const task = newGenerationTask({ ownerKeyId, voiceId: voice.id, text: input.text, language: input.language, format, sampleRate: input.sampleRate ?? null });
+    const now = task.createdAt;
     this.deps.tasks.insert(task);
     const request: Static<typeof SpeechRequestSchema> = {
       text: normalizeText(input.text, input.language),
       voice: voice.engineVoice,
       language: input.language,
       speed: input.speed,
+      pitch: input.pitch,
       seed: input.seed,
     };
+    const textMs = Math.round((performance.now() - started) * 10) / 10;
+    if (live) this.live.set(task.id, live);
     const job = submitTaskJob(this.deps.tasks, task.id, () =>
       this.deps.queue.submit({
         kind: SYNTHESIS_JOB,
@@ -125,11 +157,70 @@ export class GenerationService {
           rendering: renderingOf(voice),
           format,
           sampleRate: input.sampleRate,
+          textMs,
         } satisfies SynthesisPayload,
       }),
     );
     this.deps.tasks.update(task.id, { jobId: job.id }, now);
     return { task: { ...task, jobId: job.id }, job };
+  }
+
+  private async usableVoice(type: VoiceType | undefined, input: GenerateInput): Promise<SpeakingVoice> {
+    const voice = await this.deps.findVoice(input.voiceId);
+    assertUsable(voice);
+    if (type && voice.type !== type) {
+      throw new ApiError(400, 'voice_type_mismatch', `Voice ${voice.id} is a ${voice.type} voice; use /api/generate/${voice.type}`, {
+        voice_id: voice.id,
+        voice_type: voice.type,
+        route_type: type,
+      });
+    }
+    assertSpeaks(voice, input.language);
+    return voice;
+  }
+
+  /**
+   * Submits like `submit` and answers the audio as it is synthesized, sentence by sentence, in the
+   * requested format; the task's complete file is stored before the stream ends. A job failure
+   * ends the stream with the job's error (before the first chunk: at the first read). Leaving the
+   * stream early (a client that disconnected) cancels the synthesis.
+   */
+  async stream(type: VoiceType | undefined, input: GenerateInput, ownerKeyId: string, signal?: AbortSignal): Promise<StreamedSpeech> {
+    const live = new LiveAudio();
+    let submitted: { task: TaskRecord; job: JobRecord };
+    try {
+      submitted = await this.submit(type, input, ownerKeyId, live);
+    } catch (error) {
+      this.live.forEach((stream, taskId) => stream === live && this.live.delete(taskId));
+      throw error;
+    }
+    const { task, job } = submitted;
+    // A job that never ran (cancelled while queued) leaves its entry behind otherwise.
+    void completedJob(this.deps.queue, job.id)
+      .finally(() => this.live.delete(task.id))
+      .then(
+        () => live.bytes.end(),
+        (error: unknown) => live.bytes.destroy(error instanceof Error ? error : new Error(String(error))),
+      );
+    if (signal?.aborted) this.stop(job.id);
+    else signal?.addEventListener('abort', () => this.stop(job.id), { once: true });
+    const contentType = () => contentTypeOf(task.format, live.sampleRate ?? null);
+    return { task, job, audio: this.followLive(live, job.id), contentType };
+  }
+
+  private async *followLive(live: LiveAudio, jobId: string): AsyncGenerator<Buffer> {
+    let finished = false;
+    try {
+      for await (const chunk of live.bytes) yield chunk as Buffer;
+      finished = true;
+    } finally {
+      if (!finished) this.stop(jobId);
+    }
+  }
+
+  /** Cancels a job if it is still queued or running. */
+  private stop(jobId: string): void {
+    if (this.deps.queue.active((job) => job.id === jobId).length > 0) this.deps.queue.cancel(jobId);
   }
 
   /** Waits for a submitted task and returns its audio, or throws the job's error. */
@@ -153,13 +244,17 @@ export class GenerationService {
     return cancelOwnJobs(this.deps.queue, [SYNTHESIS_JOB.name], ownerKeyId, undefined, 'generation');
   }
 
-  private async runSynthesis(payload: SynthesisPayload, context: JobRunContext): Promise<Record<string, unknown>> {
+  private async runSynthesis(payload: SynthesisPayload, context: JobRunContext, job: JobRecord): Promise<Record<string, unknown>> {
     const stored = this.deps.audio.pathFor(`${payload.taskId}.${FILE_EXTENSIONS[payload.format]}`);
-    const spoken = await speakToFile(this.deps, { ...payload, stored }, context);
+    const live = this.live.get(payload.taskId);
+    this.live.delete(payload.taskId);
+    const spoken = await speakToFile(this.deps, { ...payload, stored, stream: live }, context);
+    const queueMs = job.startedAt ? Date.parse(job.startedAt) - Date.parse(job.createdAt) : 0;
+    const stages = { queue_ms: queueMs, text_ms: payload.textMs ?? 0, ...spoken.stages };
     await this.deps.audio.record(stored, () =>
       this.deps.tasks.update(
         payload.taskId,
-        { audioPath: stored, duration: spoken.duration, timings: spoken.timings, sampleRate: spoken.sampleRate },
+        { audioPath: stored, duration: spoken.duration, timings: spoken.timings, sampleRate: spoken.sampleRate, stages },
         new Date().toISOString(),
       ),
     );

@@ -179,6 +179,7 @@ export class LongFormService {
       duration: null,
       audioPath: null,
       timings: null,
+      stages: null,
       error: null,
       jobId: null,
       createdAt: now(),

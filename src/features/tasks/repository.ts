@@ -17,6 +17,8 @@ export interface TaskRecord {
   /** Relative to the data directory. */
   audioPath: string | null;
   timings: unknown;
+  /** Milliseconds per stage of the synthesis (queue_ms, text_ms, engine_ms, encode_ms, store_ms). */
+  stages: Record<string, number> | null;
   error: { code: string; message: string; details: Record<string, unknown> } | null;
   jobId: string | null;
   createdAt: string;
@@ -36,6 +38,7 @@ interface TaskRow {
   duration: number | null;
   audio_path: string | null;
   timings: string | null;
+  stages: string | null;
   error: string | null;
   job_id: string | null;
   created_at: string;
@@ -56,6 +59,7 @@ function fromRow(row: TaskRow): TaskRecord {
     duration: row.duration,
     audioPath: row.audio_path,
     timings: row.timings ? (JSON.parse(row.timings) as unknown) : null,
+    stages: row.stages ? (JSON.parse(row.stages) as Record<string, number>) : null,
     error: row.error ? (JSON.parse(row.error) as TaskRecord['error']) : null,
     jobId: row.job_id,
     createdAt: row.created_at,
@@ -63,7 +67,13 @@ function fromRow(row: TaskRow): TaskRecord {
   };
 }
 
-export type TaskChanges = Partial<Pick<TaskRecord, 'status' | 'duration' | 'audioPath' | 'timings' | 'error' | 'jobId' | 'sampleRate' | 'format'>>;
+const JSON_COLUMNS: ReadonlySet<keyof TaskChanges> = new Set(['timings', 'stages', 'error']);
+
+function asJson(value: unknown): string | null {
+  return value == null ? null : JSON.stringify(value);
+}
+
+export type TaskChanges = Partial<Pick<TaskRecord, 'status' | 'duration' | 'audioPath' | 'timings' | 'stages' | 'error' | 'jobId' | 'sampleRate' | 'format'>>;
 
 /** Changes written while the disk was full, until SQLite takes them. */
 interface UnsavedChanges {
@@ -87,10 +97,10 @@ export class TaskRepository {
   insert(task: TaskRecord): void {
     this.db
       .prepare(
-        `INSERT INTO tasks (id, kind, owner_key_id, status, voice_id, text, language, format, sample_rate, duration, audio_path, timings, error, job_id, created_at, updated_at)
-         VALUES (@id, @kind, @ownerKeyId, @status, @voiceId, @text, @language, @format, @sampleRate, @duration, @audioPath, @timings, @error, @jobId, @createdAt, @updatedAt)`,
+        `INSERT INTO tasks (id, kind, owner_key_id, status, voice_id, text, language, format, sample_rate, duration, audio_path, timings, stages, error, job_id, created_at, updated_at)
+         VALUES (@id, @kind, @ownerKeyId, @status, @voiceId, @text, @language, @format, @sampleRate, @duration, @audioPath, @timings, @stages, @error, @jobId, @createdAt, @updatedAt)`,
       )
-      .run({ ...task, timings: task.timings ? JSON.stringify(task.timings) : null, error: task.error ? JSON.stringify(task.error) : null });
+      .run({ ...task, timings: asJson(task.timings), stages: asJson(task.stages), error: asJson(task.error) });
   }
 
   /** Chunks, timelines and media of the task go with it (ON DELETE CASCADE). */
@@ -119,6 +129,7 @@ export class TaskRepository {
       duration: 'duration',
       audioPath: 'audio_path',
       timings: 'timings',
+      stages: 'stages',
       error: 'error',
       jobId: 'job_id',
       sampleRate: 'sample_rate',
@@ -127,9 +138,7 @@ export class TaskRepository {
     const entries = Object.entries(changes) as [keyof TaskChanges, unknown][];
     if (entries.length === 0) return;
     const assignments = entries.map(([key]) => `${columns[key]} = @${key}`).join(', ');
-    const values = Object.fromEntries(
-      entries.map(([key, value]) => [key, key === 'timings' || key === 'error' ? (value == null ? null : JSON.stringify(value)) : value]),
-    );
+    const values = Object.fromEntries(entries.map(([key, value]) => [key, JSON_COLUMNS.has(key) ? asJson(value) : value]));
     this.db.prepare(`UPDATE tasks SET ${assignments}, updated_at = @at WHERE id = @id`).run({ ...values, at, id });
   }
 }

@@ -20,6 +20,12 @@ export const TaskSchema = Type.Object(
     sample_rate: Nullable(Type.Integer()),
     duration: Nullable(Type.Number({ description: 'seconds' })),
     timings: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'words and phonemes with start/end seconds, where the engine gives them' })),
+    stages: Nullable(
+      Type.Record(Type.String(), Type.Number(), {
+        description:
+          'Milliseconds of each stage of a generation: queue_ms (waiting for the queue), text_ms (checking and normalizing the text), engine_ms (synthesis in the engine host, the voice’s conversion included), encode_ms (encoding after synthesis; while streaming only what remains after the last sentence), store_ms (writing the file)',
+      }),
+    ),
     error: Nullable(ErrorObjectSchema),
     job_id: Nullable(Type.String()),
     audio_url: Nullable(Type.String()),

@@ -64,6 +64,7 @@ function presentTask(task: TaskRecord) {
     sample_rate: task.sampleRate,
     duration: task.duration,
     timings: task.timings as Record<string, unknown> | null,
+    stages: task.stages,
     error: task.error,
     job_id: task.jobId,
     audio_url: task.status === 'completed' && task.audioPath ? `/api/tasks/${task.id}/audio` : null,

@@ -120,31 +120,47 @@ function sampleReader(audioFormat: number, bits: number): (data: Buffer, at: num
   }
 }
 
-/** Writes mono PCM as WAV, 16-bit integer (default) or 32-bit float. */
-export function encodeWav(pcm: Pcm, encoding: 'pcm16' | 'float32' = 'pcm16'): Buffer {
+/** Size fields of a WAV header whose length is not known yet (a stream): the largest value, as players expect. */
+export const UNKNOWN_WAV_SIZE = 0xffffffff;
+
+/** The 44-byte header of a mono WAV with `dataSize` bytes of samples (UNKNOWN_WAV_SIZE while streaming). */
+export function wavHeader(sampleRate: number, encoding: 'pcm16' | 'float32', dataSize: number): Buffer {
   const float = encoding === 'float32';
   const bytes = float ? 4 : 2;
-  const dataSize = pcm.samples.length * bytes;
-  const buffer = Buffer.alloc(44 + dataSize);
-  buffer.write('RIFF', 0, 'ascii');
-  buffer.writeUInt32LE(36 + dataSize, 4);
-  buffer.write('WAVE', 8, 'ascii');
-  buffer.write('fmt ', 12, 'ascii');
-  buffer.writeUInt32LE(16, 16);
-  buffer.writeUInt16LE(float ? 3 : 1, 20);
-  buffer.writeUInt16LE(1, 22);
-  buffer.writeUInt32LE(pcm.sampleRate, 24);
-  buffer.writeUInt32LE(pcm.sampleRate * bytes, 28);
-  buffer.writeUInt16LE(bytes, 32);
-  buffer.writeUInt16LE(bytes * 8, 34);
-  buffer.write('data', 36, 'ascii');
-  buffer.writeUInt32LE(dataSize, 40);
-  let offset = 44;
-  for (const sample of pcm.samples) {
-    const clamped = Math.max(-1, Math.min(1, sample));
-    if (float) buffer.writeFloatLE(clamped, offset);
-    else buffer.writeInt16LE(Math.round(clamped < 0 ? clamped * 32768 : clamped * 32767), offset);
-    offset += bytes;
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(dataSize === UNKNOWN_WAV_SIZE ? UNKNOWN_WAV_SIZE : 36 + dataSize, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(float ? 3 : 1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(sampleRate, 24);
+  header.writeUInt32LE(sampleRate * bytes, 28);
+  header.writeUInt16LE(bytes, 32);
+  header.writeUInt16LE(bytes * 8, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(dataSize, 40);
+  return header;
+}
+
+/** Samples as signed 16-bit little-endian bytes, clipped to full scale. */
+export function pcm16Bytes(samples: Float32Array): Buffer {
+  const out = new Int16Array(samples.length);
+  for (let index = 0; index < samples.length; index++) {
+    const sample = Math.max(-1, Math.min(1, samples[index]!));
+    out[index] = Math.round(sample < 0 ? sample * 32768 : sample * 32767);
   }
-  return buffer;
+  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+}
+
+/** Writes mono PCM as WAV, 16-bit integer (default) or 32-bit float. */
+export function encodeWav(pcm: Pcm, encoding: 'pcm16' | 'float32' = 'pcm16'): Buffer {
+  const clipped = encoding === 'float32' ? float32Bytes(pcm.samples) : pcm16Bytes(pcm.samples);
+  return Buffer.concat([wavHeader(pcm.sampleRate, encoding, clipped.length), clipped]);
+}
+
+function float32Bytes(samples: Float32Array): Buffer {
+  const out = samples.map((sample) => Math.max(-1, Math.min(1, sample)));
+  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
 }

@@ -10,15 +10,13 @@ import {
   type Availability,
   type EngineCapabilities,
   type JobContext,
-  type PhonemeTiming,
   type SynthesisRequest,
   type SynthesisResult,
   type Synthesizer,
   type VoiceInfo,
-  type WordTiming,
 } from './types.js';
 import { EngineError } from '../errors.js';
-import { PIECE_BYTES, requireSpeakableText, shortenPunctuationRuns, breakLongWords, splitIntoPieces } from './builtin-text.js';
+import { PIECE_BYTES, requireSpeakableText, shortenPunctuationRuns, breakLongWords, sentencePieces } from './builtin-text.js';
 
 /**
  * What the four built-in engines (pico, espeak, festival, flite) share: each runs a program per
@@ -131,12 +129,12 @@ export function createBuiltinSynthesizer(engine: BuiltinEngine, options: Builtin
     // Checked again after preparation: ASCII folding leaves nothing of, say, Chinese text.
     const prepared = engine.prepareText ? engine.prepareText(request.text) : request.text;
     const text = requireSpeakableText(breakLongWords(shortenPunctuationRuns(prepared)));
-    const pieces = splitIntoPieces(text);
+    const pieces = sentencePieces(text);
     const speed = clampSpeed(request.speed);
     const pitch = clampPitch(request.pitch, engine.capabilities.pitch);
     context.signal.throwIfAborted();
     return withTempDir(tempRoot, engine.capabilities.engine, async (dir) => {
-      const results: SynthesisResult[] = [];
+      const joined = new JoinedResult(voice.sampleRate);
       for (const [index, piece] of pieces.entries()) {
         context.signal.throwIfAborted();
         const result = await renderWithin(pieceTimeoutMs, context.signal, (signal) =>
@@ -145,14 +143,15 @@ export function createBuiltinSynthesizer(engine: BuiltinEngine, options: Builtin
         if (result.pcm.sampleRate !== voice.sampleRate) {
           throw new EngineError('engine_failed', `${voice.id} gave ${result.pcm.sampleRate} Hz, expected ${voice.sampleRate} Hz`);
         }
-        results.push(result);
+        const placed = joined.add(result);
+        context.audio?.(placed);
         context.progress((index + 1) / pieces.length, 'synthesizing');
       }
-      return joinResults(results, voice.sampleRate);
+      return joined.result();
     });
   }
 
-  return { capabilities: engine.capabilities, listVoices: async () => [...(await listVoices())], synthesize, dispose: engine.dispose };
+  return { capabilities: engine.capabilities, listVoices: async () => [...(await listVoices())], synthesize, dispose: engine.dispose?.bind(engine) };
 }
 
 /** Runs one piece's render, stopping its programs when the job is cancelled or the piece takes longer than `timeoutMs`. */
@@ -163,31 +162,46 @@ async function renderWithin(timeoutMs: number, jobSignal: AbortSignal, render: (
   } catch (error) {
     if (!timeout.aborted || jobSignal.aborted) throw error;
     const seconds = timeoutMs / 1000;
-    throw new EngineError('engine_piece_timeout', `The engine took longer than ${seconds} s on one piece of the text (at most ${PIECE_BYTES} bytes)`, {
-      piece_seconds: seconds,
-    });
+    throw new EngineError(
+      'engine_piece_timeout',
+      `The engine took longer than ${seconds} s on one piece of the text (a sentence, at most ${PIECE_BYTES} bytes)`,
+      {
+        piece_seconds: seconds,
+      },
+    );
   }
 }
 
-/** Concatenates piece results, shifting each piece's timings by the audio before it. */
-function joinResults(results: SynthesisResult[], sampleRate: number): SynthesisResult {
-  const words: WordTiming[] = [];
-  const phonemes: PhonemeTiming[] = [];
-  let offset = 0;
-  for (const result of results) {
-    for (const word of result.words ?? []) words.push({ ...word, start: word.start + offset, end: word.end + offset });
-    for (const phoneme of result.phonemes ?? []) phonemes.push({ ...phoneme, start: phoneme.start + offset, end: phoneme.end + offset });
-    offset += durationOf(result.pcm);
+/** Piece results joined one after another, each piece's timings shifted by the audio before it. */
+class JoinedResult {
+  private readonly pieces: SynthesisResult[] = [];
+  private offset = 0;
+
+  constructor(private readonly sampleRate: number) {}
+
+  /** Adds a piece; answers it with its timings placed in the whole. */
+  add(piece: SynthesisResult): SynthesisResult {
+    const shift = <T extends { start: number; end: number }>(items: T[] | undefined) =>
+      items?.map((item) => ({ ...item, start: item.start + this.offset, end: item.end + this.offset }));
+    const placed: SynthesisResult = { pcm: piece.pcm };
+    if (piece.words) placed.words = shift(piece.words);
+    if (piece.phonemes) placed.phonemes = shift(piece.phonemes);
+    this.pieces.push(placed);
+    this.offset += durationOf(piece.pcm);
+    return placed;
   }
-  const joined: SynthesisResult = {
-    pcm: concatPcm(
-      results.map((result) => result.pcm),
-      sampleRate,
-    ),
-  };
-  if (results.some((result) => result.words)) joined.words = words;
-  if (results.some((result) => result.phonemes)) joined.phonemes = phonemes;
-  return joined;
+
+  result(): SynthesisResult {
+    const joined: SynthesisResult = {
+      pcm: concatPcm(
+        this.pieces.map((piece) => piece.pcm),
+        this.sampleRate,
+      ),
+    };
+    if (this.pieces.some((piece) => piece.words)) joined.words = this.pieces.flatMap((piece) => piece.words ?? []);
+    if (this.pieces.some((piece) => piece.phonemes)) joined.phonemes = this.pieces.flatMap((piece) => piece.phonemes ?? []);
+    return joined;
+  }
 }
 
 /** Probe result: available when every program is on PATH and every data path exists. */

@@ -2,8 +2,10 @@ import { EngineError } from '../errors.js';
 import { asciiFold } from '../text/ascii-fold.js';
 
 /**
- * Text is synthesized in pieces of whole sentences up to this size, so that progress can be
- * reported and cancellation takes effect between pieces. Far below pico2wave's 32766-byte limit.
+ * Text is synthesized sentence by sentence, each sentence a piece: the first audio is ready after
+ * one sentence (streaming starts there), progress is reported and cancellation takes effect
+ * between pieces, and warm engines make a piece cost no more than its text. A sentence longer
+ * than this many bytes is cut into pieces of at most this size (far below pico2wave's 32766-byte limit).
  */
 export const PIECE_BYTES = 1000;
 
@@ -64,19 +66,11 @@ export function breakLongWords(text: string, maxBytes = MAX_WORD_BYTES): string 
   return broken;
 }
 
-/** Splits text at sentence boundaries into pieces of at most maxBytes UTF-8 bytes each. */
-export function splitIntoPieces(text: string, maxBytes = PIECE_BYTES): string[] {
-  const pieces: string[] = [];
-  let current = '';
-  for (const sentence of sentencesOf(text).flatMap((s) => splitOversized(s, maxBytes))) {
-    if (current && Buffer.byteLength(current + sentence) > maxBytes) {
-      pieces.push(current);
-      current = '';
-    }
-    current += sentence;
-  }
-  if (current) pieces.push(current);
-  return pieces.filter((piece) => /[\p{L}\p{N}]/u.test(piece));
+/** Splits text into its sentences, cutting any sentence over maxBytes UTF-8 bytes into parts that fit. */
+export function sentencePieces(text: string, maxBytes = PIECE_BYTES): string[] {
+  return sentencesOf(text)
+    .flatMap((sentence) => splitOversized(sentence, maxBytes))
+    .filter((piece) => /[\p{L}\p{N}]/u.test(piece));
 }
 
 function sentencesOf(text: string): string[] {

@@ -59,6 +59,12 @@ export interface JobContext {
   signal: AbortSignal;
   /** Fraction 0..1 done; engines call it at least once per second of work when they can. */
   progress(fraction: number, stage?: string): void;
+  /**
+   * Present when the caller streams: an engine that synthesizes piece by piece hands each piece
+   * here as soon as it is ready, in order, its timings relative to the start of the whole result.
+   * The whole result is still returned at the end.
+   */
+  audio?(piece: SynthesisResult): void;
 }
 
 export interface SynthesisRequest {

@@ -2,6 +2,8 @@ import { parseWav } from '../audio/wav.js';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { convertVoice, VoiceConversionSchema } from '../audio/voice-conversion.js';
+import { changePitchTempo } from '../audio/effects.js';
+import { concatPcm } from '../audio/pcm.js';
 import type { EngineClient } from '../engines/host/calls.js';
 import type { SynthesisRequest, SynthesisResult } from '../engines/types.js';
 import type { VoiceFiles } from './voice-files.js';
@@ -49,7 +51,16 @@ export interface RenderDeps {
 export interface RenderProgress {
   signal?: AbortSignal;
   onProgress?: (fraction: number, stage?: string) => void;
+  /**
+   * Streaming: receives the audio piece by piece (sentences, for engines that make it so) as the
+   * voice speaks it, in order, already through the rendering's conversion. The whole result is
+   * still returned at the end.
+   */
+  onAudio?: (piece: SynthesisResult) => Promise<void>;
 }
+
+/** Engines take speeds from 0.5 to 2; what a request asks beyond that is stretched afterwards. */
+const ENGINE_SPEED = { min: 0.5, max: 2 };
 
 /** Synthesizes a request as the voice: the rendering's inputs go into the request, its conversion onto the audio. */
 export async function synthesizeAs(
@@ -59,28 +70,101 @@ export async function synthesizeAs(
   rendering: VoiceRendering,
   progress: RenderProgress = {},
 ): Promise<SynthesisResult> {
-  const full = await withRendering(deps.voiceFiles, request, rendering);
-  const result = await deps.engines.synthesize(engine, full, progress);
-  if (!rendering.conversion) return result;
-  // Word timings no longer match once the tempo changes; they are rescaled with it.
-  const pcm = await convertVoice(result.pcm, rendering.conversion, progress.signal);
-  const scale = 1 / rendering.conversion.tempo;
-  const rescale = <T extends { start: number; end: number }>(items: T[] | undefined) =>
-    items?.map((item) => ({ ...item, start: item.start * scale, end: item.end * scale }));
-  return { pcm, words: rescale(result.words), phonemes: rescale(result.phonemes) };
+  const { request: full, stretch } = await withRendering(deps.voiceFiles, request, rendering);
+  const shaping = new Shaping(rendering.conversion, stretch, progress.signal);
+  if (!progress.onAudio) {
+    const result = await deps.engines.synthesize(engine, full, progress);
+    return shaping.isIdentity ? result : shaping.piece(result);
+  }
+  const pieces = new ShapedPieces(shaping, progress.onAudio);
+  const result = await deps.engines.synthesize(engine, full, { ...progress, onAudio: (piece) => pieces.add(piece) });
+  return pieces.finish(result);
 }
 
-async function withRendering(files: VoiceFiles, request: SynthesisRequest, rendering: VoiceRendering): Promise<SynthesisRequest> {
+/** What happens to the engine's audio after synthesis: the voice's conversion, then any stretch beyond the engine's speeds. */
+class Shaping {
+  constructor(
+    private readonly conversion: VoiceRendering['conversion'],
+    private readonly stretch: number,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  get isIdentity(): boolean {
+    return !this.conversion && this.stretch === 1;
+  }
+
+  async piece(result: SynthesisResult): Promise<SynthesisResult> {
+    if (this.isIdentity) return result;
+    let pcm = this.conversion ? await convertVoice(result.pcm, this.conversion, this.signal) : result.pcm;
+    if (this.stretch !== 1) pcm = await changePitchTempo(pcm, { tempo: this.stretch, signal: this.signal });
+    return { pcm, ...this.timings(result) };
+  }
+
+  /** Word and phoneme times scale with the tempo the shaping changes. */
+  timings(result: SynthesisResult): Omit<SynthesisResult, 'pcm'> {
+    const scale = 1 / ((this.conversion?.tempo ?? 1) * this.stretch);
+    const rescale = <T extends { start: number; end: number }>(items: T[] | undefined) =>
+      items?.map((item) => ({ ...item, start: item.start * scale, end: item.end * scale }));
+    return { words: rescale(result.words), phonemes: rescale(result.phonemes) };
+  }
+}
+
+/** Streamed pieces shaped one after another, in order, each handed on as soon as it is ready. */
+class ShapedPieces {
+  private chain: Promise<void> = Promise.resolve();
+  private readonly shaped: SynthesisResult[] = [];
+
+  constructor(
+    private readonly shaping: Shaping,
+    private readonly onAudio: (piece: SynthesisResult) => Promise<void>,
+  ) {}
+
+  add(piece: SynthesisResult): void {
+    this.chain = this.chain.then(async () => {
+      const shaped = await this.shaping.piece(piece);
+      this.shaped.push(shaped);
+      await this.onAudio(shaped);
+    });
+    // Awaited in finish; until then a failure must not count as unhandled.
+    this.chain.catch(() => undefined);
+  }
+
+  /** The whole result, made of the shaped pieces; an engine that sent no pieces is shaped and handed on whole. */
+  async finish(result: SynthesisResult): Promise<SynthesisResult> {
+    await this.chain;
+    if (this.shaping.isIdentity && this.shaped.length > 0) return result;
+    if (this.shaped.length === 0) {
+      this.add(result);
+      await this.chain;
+      return this.shaped[0]!;
+    }
+    const sampleRate = this.shaped[0]!.pcm.sampleRate;
+    return {
+      pcm: concatPcm(
+        this.shaped.map((piece) => piece.pcm),
+        sampleRate,
+      ),
+      ...this.shaping.timings(result),
+    };
+  }
+}
+
+async function withRendering(files: VoiceFiles, request: SynthesisRequest, rendering: VoiceRendering): Promise<{ request: SynthesisRequest; stretch: number }> {
   const full: SynthesisRequest = { ...request };
-  if (rendering.speed !== undefined) full.speed = Math.min(2, Math.max(0.5, (request.speed ?? 1) * rendering.speed));
-  if (rendering.pitch !== undefined) full.pitch = rendering.pitch;
-  if (!rendering.voiceId) return full;
+  const speed = (request.speed ?? 1) * (rendering.speed ?? 1);
+  let stretch = 1;
+  if (request.speed !== undefined || rendering.speed !== undefined) {
+    full.speed = Math.min(ENGINE_SPEED.max, Math.max(ENGINE_SPEED.min, speed));
+    stretch = speed / full.speed;
+  }
+  if (rendering.pitch !== undefined) full.pitch = (request.pitch ?? 1) * rendering.pitch;
+  if (!rendering.voiceId) return { request: full, stretch };
   if (rendering.reference) {
     full.referenceAudio = parseWav(await files.read(rendering.voiceId, rendering.reference.file));
     if (rendering.reference.transcript) full.referenceText = rendering.reference.transcript;
   }
   if (rendering.style) full.style = styleFromBytes(await files.read(rendering.voiceId, rendering.style.file));
-  return full;
+  return { request: full, stretch };
 }
 
 /** Weighted sum of equally long style vectors (a Kokoro blend). */

@@ -185,4 +185,11 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX api_keys_created_by ON api_keys (created_by);
     `,
   },
+  {
+    version: 7,
+    name: 'tasks record the milliseconds of each stage of their synthesis',
+    sql: `
+      ALTER TABLE tasks ADD COLUMN stages TEXT;
+    `,
+  },
 ];

@@ -6,6 +6,7 @@ import type {
   RecognitionRequest,
   Recognizer,
   SynthesisRequest,
+  SynthesisResult,
   Synthesizer,
   VoiceActivityDetector,
   VoicePrint,
@@ -38,6 +39,8 @@ export type EngineCall = { [M in EngineMethod]: { method: M; args: EngineCallTyp
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (fraction: number, stage?: string) => void;
+  /** Receives a synthesis piece by piece as the engine makes it (see JobContext.audio). */
+  onAudio?: (piece: SynthesisResult) => void;
   timeoutMs?: number;
 }
 

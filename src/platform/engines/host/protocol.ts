@@ -3,10 +3,11 @@
  * the structured-clone ("advanced") serialization, so typed arrays cross as they are. A worker on
  * another machine would speak the same messages over another transport.
  */
+import type { SynthesisResult } from '../types.js';
 import type { EngineCall } from './calls.js';
 
-/** A call of an engine method; `args` are that method's parameters without the JobContext. */
-export type RunMessage = { type: 'run'; id: number; engine: string } & EngineCall;
+/** A call of an engine method; `args` are that method's parameters without the JobContext. `stream`: send each piece of audio as it is ready. */
+export type RunMessage = { type: 'run'; id: number; engine: string; stream?: boolean } & EngineCall;
 
 export interface CancelMessage {
   type: 'cancel';
@@ -29,6 +30,13 @@ export interface ProgressMessage {
   stage?: string;
 }
 
+/** A piece of a streamed synthesis (see JobContext.audio). */
+export interface AudioMessage {
+  type: 'audio';
+  id: number;
+  piece: SynthesisResult;
+}
+
 export interface ResultMessage {
   type: 'result';
   id: number;
@@ -48,4 +56,4 @@ export interface ReadyMessage {
   type: 'ready';
 }
 
-export type FromHost = ProgressMessage | ResultMessage | ErrorMessage | ReadyMessage;
+export type FromHost = ProgressMessage | AudioMessage | ResultMessage | ErrorMessage | ReadyMessage;

@@ -68,7 +68,8 @@ export class EngineHost extends EngineClient {
 
   protected run<M extends EngineMethod>(engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
     const id = this.nextId++;
-    return this.enqueue(id, { type: 'run', id, engine, ...call }, options).then((value) => {
+    const stream = options.onAudio !== undefined;
+    return this.enqueue(id, { type: 'run', id, engine, stream, ...call }, options).then((value) => {
       if (isResultOf(call.method, value)) return value;
       throw new EngineError('engine_failed', `The engine host answered ${call.method} on ${engine} with something else`);
     });
@@ -189,6 +190,11 @@ export class EngineHost extends EngineClient {
     if (!job || job.id !== message.id) return;
     if (message.type === 'progress') {
       job.options.onProgress?.(message.fraction, message.stage);
+      return;
+    }
+    if (message.type === 'audio') {
+      // Checked like a result: a host sending something else is not passed on.
+      if (isResultOf('synthesize', message.piece)) job.options.onAudio?.(message.piece);
       return;
     }
     this.loaded = message.loaded;

@@ -35,6 +35,7 @@ async function run(message: RunMessage): Promise<void> {
     signal: controller.signal,
     progress: (fraction, stage) => send({ type: 'progress', id: message.id, fraction, stage }),
   };
+  if (message.stream) context.audio = (piece) => send({ type: 'audio', id: message.id, piece });
   try {
     const value = await engines.with(message.engine, (engine) => invokeEngine(engine, message, context));
     if (controller.signal.aborted) throw controller.signal.reason;

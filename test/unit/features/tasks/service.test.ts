@@ -26,6 +26,7 @@ function task(id: string, changes: Partial<TaskRecord> = {}): TaskRecord {
     duration: null,
     audioPath: null,
     timings: null,
+    stages: null,
     error: null,
     jobId: null,
     createdAt: AT,

@@ -5,18 +5,18 @@ import { parsePho, parseVoiceList as parseEspeakVoices } from '../../../../src/p
 import { parseVoiceList as parseFestivalVoices, parseWordTimings } from '../../../../src/platform/engines/festival.js';
 import { parseSegmentEnds, parseVoiceList as parseFliteVoices } from '../../../../src/platform/engines/flite.js';
 import { EngineError } from '../../../../src/platform/errors.js';
-import { requireSpeakableText, splitIntoPieces } from '../../../../src/platform/engines/builtin-text.js';
+import { requireSpeakableText, sentencePieces } from '../../../../src/platform/engines/builtin-text.js';
 
-test('pieces end at sentence boundaries, stay within the byte limit and keep all text', () => {
+test('each sentence is a piece, and the pieces keep all text', () => {
   const text = 'One sentence here. Another one follows! And a third? Last.';
-  const pieces = splitIntoPieces(text, 40);
-  assert.deepEqual(pieces, ['One sentence here. Another one follows! ', 'And a third? Last.']);
+  const pieces = sentencePieces(text, 40);
+  assert.deepEqual(pieces, ['One sentence here. ', 'Another one follows! ', 'And a third? ', 'Last.']);
   assert.equal(pieces.join(''), text);
 });
 
 test('a sentence longer than a piece is cut at spaces, counting UTF-8 bytes', () => {
   const sentence = 'café '.repeat(30);
-  const pieces = splitIntoPieces(sentence, 32);
+  const pieces = sentencePieces(sentence, 32);
   assert.equal(pieces.join(''), sentence);
   for (const piece of pieces) assert.ok(Buffer.byteLength(piece) <= 32);
   assert.ok(pieces.every((piece) => piece.startsWith('café')));

@@ -44,8 +44,11 @@ const espeak = synthesizers.find((descriptor) => descriptor.id === 'espeak') ?? 
 const overhead = espeak ? await benchHostOverhead(espeak, config.modelsDir) : [];
 printTable('Engine host overhead (short sentence, mean of 10)', overhead);
 
-const service = await benchService(synthesis);
-printTable('Through the service (typed client over HTTP) against the bare engine above; long_overhead = long_s / long_bare_s', service);
+const service = await benchService();
+printTable(
+  'The service against each voice’s own command line, 2,000 characters, median of 3 interleaved rounds (ratio = service / bare; first_byte = first streamed audio byte; share = of the streamed request; stages of the one-piece task in ms)',
+  service,
+);
 
 const longForm = await benchLongForm(config);
 printTable('Long-form generation of 2,000 characters (real path: queue, engine host, files)', longForm);

@@ -1,47 +1,134 @@
+import WebSocket from 'ws';
 import { createTimbreClient, type TimbreClient } from '../src/client/index.js';
 import { createKeyWithCli, removeDir, startTimbre } from '../test/helpers/timbre.js';
-import { round, timed } from './measure.js';
-import type { SynthesizerFigures } from './synthesizers.js';
-import { LONG_TEXT, SHORT_TEXT } from './texts.js';
+import { BARE_VOICES, bareWorkspace, type BareVoice } from './bare-engines.js';
+import { round, seconds, timed } from './measure.js';
+import { LONG_TEXT } from './texts.js';
+
+const ROUNDS = 3;
 
 /** The real service on a free port, with no contract check, and a key no rate limit slows down. */
 async function startService() {
   const service = await startTimbre({ env: { TIMBRE_CONTRACT_CHECK: 'false' } });
-  const limits = ['tts:generate', 'voices:read'].flatMap((scope) => ['--rate-limit', `${scope}=100000`]);
+  const limits = ['tts:generate', 'voices:read', 'ws:connect'].flatMap((scope) => ['--rate-limit', `${scope}=100000`]);
   const { key } = await createKeyWithCli(service.dataDir, 'bench', limits);
   return { service, key };
 }
 
-/** Seconds for one text through POST /api/generate/preset, read to the last byte. */
-async function throughService(timbre: TimbreClient, voiceId: string, text: string): Promise<number> {
-  const { value, seconds } = await timed(() =>
-    timbre.POST('/api/generate/preset', { body: { voice_id: voiceId, text, language: 'en-US' }, parseAs: 'arrayBuffer' }),
+/** When each task's job completed, as /ws reports it. */
+async function completions(url: string, key: string) {
+  const socket = new WebSocket(`${url.replace('http', 'ws')}/ws`, { headers: { 'x-api-key': key } });
+  const done = new Map<string, bigint>();
+  const waiters = new Map<string, (at: bigint) => void>();
+  socket.on('message', (raw) => {
+    const event = JSON.parse(String(raw)) as { type: string; data: { task_id?: string } };
+    const taskId = event.data.task_id;
+    if (event.type !== 'job.completed' || !taskId) return;
+    const at = process.hrtime.bigint();
+    done.set(taskId, at);
+    waiters.get(taskId)?.(at);
+  });
+  await new Promise((resolve) => socket.once('open', resolve));
+  return {
+    when: (taskId: string) => new Promise<bigint>((resolve) => (done.has(taskId) ? resolve(done.get(taskId)!) : waiters.set(taskId, resolve))),
+    close: () => socket.close(),
+  };
+}
+
+type Completions = Awaited<ReturnType<typeof completions>>;
+
+/** The whole text in one request (WAV), read to the last byte; with the stages the task recorded. */
+async function onePiece(timbre: TimbreClient, voiceId: string) {
+  const { value, seconds: total } = await timed(() =>
+    timbre.POST('/api/generate/preset', { body: { voice_id: voiceId, text: LONG_TEXT, language: 'en-US' }, parseAs: 'arrayBuffer' }),
   );
   if (value.error) throw new Error(`${voiceId}: ${value.error.error.message}`);
-  return seconds;
+  return { total, taskId: value.response.headers.get('x-task-id') ?? '' };
+}
+
+/** The text as sentence chunks (`clone-chunked`), until /ws says the task completed. */
+async function chunked(timbre: TimbreClient, events: Completions, voiceId: string): Promise<number> {
+  const start = process.hrtime.bigint();
+  const { data, error } = await timbre.POST('/api/generate/clone-chunked', { body: { voice_id: voiceId, text: LONG_TEXT, language: 'en-US' } });
+  if (error) throw new Error(`${voiceId}: ${error.error.message}`);
+  const end = await events.when(data.task_id);
+  return Number(end - start) / 1e9;
+}
+
+/** The text streamed (`"stream": true`): seconds to the first audio byte and to the last. */
+async function streamed(url: string, key: string, voiceId: string) {
+  const start = process.hrtime.bigint();
+  const response = await fetch(`${url}/api/generate/preset`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ voice_id: voiceId, text: LONG_TEXT, language: 'en-US', stream: true }),
+  });
+  if (!response.ok || !response.body) throw new Error(`${voiceId}: ${response.status} ${await response.text()}`);
+  let first: number | undefined;
+  for await (const chunk of response.body) if (chunk.length > 0) first ??= seconds(start);
+  return { first: first ?? seconds(start), total: seconds(start) };
+}
+
+/** The one-piece task's recorded stages, as columns. */
+function stageColumns(stages: Record<string, number> | null) {
+  const stage = (name: string) => (stages?.[`${name}_ms`] === undefined ? null : round(stages[`${name}_ms`]!, 1));
+  return { queue: stage('queue'), text: stage('text'), engine: stage('engine'), encode: stage('encode'), store: stage('store') };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Median of ROUNDS interleaved rounds (bare, one piece, chunked, streamed), so background load hits all alike. */
+async function measureVoice(timbre: TimbreClient, events: Completions, url: string, key: string, voice: BareVoice, bare: Awaited<ReturnType<typeof bareWorkspace>>) {
+  const runs = { bare: [] as number[], piece: [] as number[], chunked: [] as number[], first: [] as number[], streamed: [] as number[] };
+  let taskId = '';
+  for (let round = 0; round < ROUNDS; round++) {
+    runs.bare.push(await bare.run(voice));
+    const piece = await onePiece(timbre, voice.voiceId);
+    runs.piece.push(piece.total);
+    taskId = piece.taskId;
+    runs.chunked.push(await chunked(timbre, events, voice.voiceId));
+    const stream = await streamed(url, key, voice.voiceId);
+    runs.first.push(stream.first);
+    runs.streamed.push(stream.total);
+  }
+  const task = await timbre.GET('/api/tasks/{task_id}', { params: { path: { task_id: taskId } } });
+  const bareS = median(runs.bare);
+  return {
+    voice: voice.voiceId,
+    bare_s: round(bareS),
+    piece_s: round(median(runs.piece)),
+    piece_ratio: round(median(runs.piece) / bareS, 2),
+    chunked_s: round(median(runs.chunked)),
+    chunked_ratio: round(median(runs.chunked) / bareS, 2),
+    first_byte_ms: round(median(runs.first) * 1000, 0),
+    first_byte_share: round(median(runs.first) / median(runs.streamed), 2),
+    ...stageColumns(task.data?.stages ?? null),
+  };
 }
 
 /**
- * The service's own cost: each engine's voice through HTTP (typed client, queue, engine host,
- * encoding) against the same engine called bare in the synthesis table, short and 2,000-character text.
+ * The service's own cost, per built-in voice on the 2,000-character text, against the voice's own
+ * command line run in the same rounds: one request, sentence chunks, and the first streamed byte.
  */
-export async function benchService(synthesis: SynthesizerFigures[]) {
+export async function benchService() {
   const { service, key } = await startService();
+  const bare = await bareWorkspace(LONG_TEXT);
+  const timbre = createTimbreClient({ baseUrl: service.url, apiKey: key });
+  const events = await completions(service.url, key);
   try {
-    const timbre = createTimbreClient({ baseUrl: service.url, apiKey: key });
     const rows = [];
-    for (const figures of synthesis) {
-      const voiceId = `${figures.engine}:${figures.voice}`;
-      const voice = await timbre.GET('/api/voices/{id}', { params: { path: { id: voiceId } } });
-      if (!voice.data?.available) continue;
-      await throughService(timbre, voiceId, 'Warm up.');
-      const short = await throughService(timbre, voiceId, SHORT_TEXT);
-      const long = await throughService(timbre, voiceId, LONG_TEXT);
-      const bareLong = figures.rtf_long * figures.audio_long_s;
-      rows.push({ voice: voiceId, short_s: round(short), long_s: round(long), long_bare_s: round(bareLong), long_overhead: round(long / bareLong, 2) });
+    for (const voice of BARE_VOICES) {
+      const info = await timbre.GET('/api/voices/{id}', { params: { path: { id: voice.voiceId } } });
+      if (!info.data?.available) continue;
+      // Warm up: the engine loads in the engine host, ffmpeg and the sockets start.
+      await onePiece(timbre, voice.voiceId);
+      await streamed(service.url, key, voice.voiceId);
+      rows.push(await measureVoice(timbre, events, service.url, key, voice, bare));
     }
     return rows;
   } finally {
+    events.close();
+    await bare.remove();
     await service.stop();
     await removeDir(service.dataDir);
   }

@@ -90,6 +90,11 @@ export async function readWavInfo(path: string): Promise<WavInfo> {
 }
 
 function decodeFrames(data: Buffer, format: WavFormat): Float32Array {
+  // What every engine writes; read in one pass over an aligned copy rather than sample by sample.
+  if (format.audioFormat === 1 && format.bitsPerSample === 16 && format.channels === 1) {
+    const usable = data.length - (data.length % 2);
+    return floatFromInt16(new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + usable)));
+  }
   const bytes = format.bitsPerSample / 8;
   const frameBytes = bytes * format.channels;
   const frames = Math.floor(data.length / frameBytes);
@@ -120,6 +125,13 @@ function sampleReader(audioFormat: number, bits: number): (data: Buffer, at: num
   }
 }
 
+/** 16-bit samples as floats in [-1, 1). */
+export function floatFromInt16(samples: Int16Array): Float32Array {
+  const out = new Float32Array(samples.length);
+  for (let index = 0; index < samples.length; index++) out[index] = samples[index]! / 32768;
+  return out;
+}
+
 /** Size fields of a WAV header whose length is not known yet (a stream): the largest value, as players expect. */
 export const UNKNOWN_WAV_SIZE = 0xffffffff;
 
@@ -144,12 +156,17 @@ export function wavHeader(sampleRate: number, encoding: 'pcm16' | 'float32', dat
   return header;
 }
 
-/** Samples as signed 16-bit little-endian bytes, clipped to full scale. */
+/**
+ * Samples as signed 16-bit little-endian bytes, clipped to full scale and rounded half away from
+ * zero. Written as one tight loop: it runs on every second of audio the service answers.
+ */
 export function pcm16Bytes(samples: Float32Array): Buffer {
   const out = new Int16Array(samples.length);
   for (let index = 0; index < samples.length; index++) {
-    const sample = Math.max(-1, Math.min(1, samples[index]!));
-    out[index] = Math.round(sample < 0 ? sample * 32768 : sample * 32767);
+    const scaled = samples[index]! * 32768;
+    const clipped = scaled > 32767 ? 32767 : scaled < -32768 ? -32768 : scaled;
+    // Int16Array stores by truncating toward zero, so the half goes away from zero first.
+    out[index] = clipped < 0 ? clipped - 0.5 : clipped + 0.5;
   }
   return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
 }

@@ -52,9 +52,14 @@ export function engineFailed(error: unknown, signal: AbortSignal): unknown {
 }
 
 /** Progress from sherpa's per-chunk TTS callback; returning false asks sherpa to stop early. */
-function ttsProgress(context: JobContext): (info: { progress: number }) => boolean {
-  return ({ progress }) => {
+/**
+ * Sherpa calls back after each sentence (the models are created with maxNumSentences 1) with that
+ * sentence's samples: a streaming caller gets them as pieces.
+ */
+function ttsProgress(context: JobContext, sampleRate: number): (info: { samples: Float32Array; progress: number }) => boolean {
+  return ({ samples, progress }) => {
     if (context.signal.aborted) return false;
+    if (context.audio && samples.length > 0) context.audio({ pcm: { samples: Float32Array.from(samples), sampleRate } });
     context.progress(Math.min(Math.max(progress, 0), 1), 'synthesizing');
     return true;
   };
@@ -102,7 +107,7 @@ export async function generate(tts: OfflineTts | Promise<OfflineTts>, text: stri
   try {
     const model = await untilAborted(Promise.resolve(tts), context.signal);
     const audio = await untilAborted(
-      model.generateAsync({ text, generationConfig, onProgress: ttsProgress(context), enableExternalBuffer: false }),
+      model.generateAsync({ text, generationConfig, onProgress: ttsProgress(context, model.sampleRate), enableExternalBuffer: false }),
       context.signal,
     );
     context.progress(1, 'done');

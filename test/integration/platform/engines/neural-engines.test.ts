@@ -97,6 +97,18 @@ describe('Kokoro (stand-in model, real voices.bin and tokens.txt)', () => {
     }
   });
 
+  test('a streaming caller gets each sentence as it is generated, together the whole audio', async () => {
+    const pieces: Pcm[] = [];
+    const context: JobContext = { ...job(), audio: (piece) => pieces.push(piece.pcm) };
+    const { pcm } = await kokoro.synthesize({ text: 'Hello world. This is a test. And a third one.', voice: 'kokoro:am_adam' }, context);
+    assert.ok(pieces.length >= 2, `${pieces.length} pieces`);
+    assert.equal(
+      pieces.reduce((sum, piece) => sum + piece.samples.length, 0),
+      pcm.samples.length,
+    );
+    assert.ok(pieces.every((piece) => piece.sampleRate === pcm.sampleRate));
+  });
+
   test('a blended style reaches the model', async () => {
     const heart = await kokoro.voiceVector!('kokoro:af_heart');
     const george = await kokoro.voiceVector!('kokoro:bm_george');

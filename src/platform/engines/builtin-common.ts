@@ -19,8 +19,8 @@ import { EngineError } from '../errors.js';
 import { PIECE_BYTES, requireSpeakableText, shortenPunctuationRuns, breakLongWords, sentencePieces } from './builtin-text.js';
 
 /**
- * What the four built-in engines (pico, espeak, festival, flite) share: each runs a program per
- * piece of text in a temporary directory; this module does everything around that.
+ * What the four built-in engines (pico, espeak, festival, flite) share: each speaks a request one
+ * piece of text (a sentence) at a time; this module does everything around that.
  */
 
 export const MIN_SPEED = 0.5;
@@ -29,7 +29,7 @@ export const MAX_SPEED = 2;
 export const PIECE_TIMEOUT_MS = 120_000;
 
 export interface BuiltinOptions {
-  /** Where per-call temporary directories are made; the OS temp directory by default. */
+  /** Where per-call temporary directories (for engines that need files) are made; the OS temp directory by default. */
   tempRoot?: string;
   /**
    * Longest a program may run on one piece of text; past it the job fails with
@@ -46,8 +46,11 @@ export interface PieceJob {
   speed: number;
   /** Pitch factor within the engine's range (1 when the request has none or the engine has no range). */
   pitch: number;
-  /** Temporary directory of this request, removed afterwards. */
-  dir: string;
+  /**
+   * The request's temporary directory, made on first call and removed after the request: most
+   * engines never need one, and making and removing it costs more than a short piece's synthesis.
+   */
+  dir(): Promise<string>;
   /** Position of the piece, for file names that cannot be mistaken for an earlier piece's output. */
   index: number;
   signal: AbortSignal;
@@ -74,13 +77,14 @@ export function clampSpeed(speed: number | undefined): number {
   return Math.min(MAX_SPEED, Math.max(MIN_SPEED, speed));
 }
 
-/** Runs work in a fresh temporary directory that is removed afterwards, whatever happens. */
-export async function withTempDir<T>(root: string, label: string, work: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(root, `timbre-${label}-`));
+/** Runs work with a temporary directory made on its first use and removed afterwards, whatever happens. */
+export async function withTempDir<T>(root: string, label: string, work: (dir: () => Promise<string>) => Promise<T>): Promise<T> {
+  let made: Promise<string> | undefined;
   try {
-    return await work(dir);
+    return await work(() => (made ??= mkdtemp(join(root, `timbre-${label}-`))));
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    const dir = await made?.catch(() => undefined);
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
   }
 }
 

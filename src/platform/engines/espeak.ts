@@ -1,13 +1,18 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createBuiltinSynthesizer, probeInstalled, readWavOutput, runEngineProgram, type BuiltinOptions, type PieceJob } from './builtin-common.js';
+import { createBuiltinSynthesizer, probeInstalled, runEngineProgram, type BuiltinOptions, type PieceJob } from './builtin-common.js';
 import { ESPEAK_LANGUAGES, MBROLA_VOICES, espeakEntry, voiceInfo } from './builtin-voices.js';
-import type { EngineCapabilities, EngineDescriptor, Gender, PhonemeTiming, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
+import type { Availability, EngineCapabilities, EngineDescriptor, Gender, PhonemeTiming, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
+import { EngineError } from '../errors.js';
+import { MBROLA_DELAY_SAMPLES, phonemeTimings, wordTimings, type TimingInput } from './native/espeak-events.js';
+import { ESPEAK_LIBRARY, ESPEAK_PACKAGE, espeakSession } from './native/libespeak.js';
+import { probeLibrary, toFloat } from './native/library.js';
 
 /**
- * eSpeak NG: formant voices (22050 Hz) for many languages, and `mb-*` voices that drive an MBROLA
- * diphone database (16 kHz, more natural, with phoneme timings).
+ * eSpeak NG: formant voices (22050 Hz) for many languages, with word and phoneme timings, and
+ * `mb-*` voices that drive an MBROLA diphone database (16 kHz, more natural, with phoneme timings).
+ * Speech runs in this process through libespeak-ng, loaded once and kept warm; the voices are
+ * listed by the espeak-ng program, once.
  */
 
 const PROGRAM = 'espeak-ng';
@@ -20,7 +25,8 @@ const capabilities: EngineCapabilities = {
   kind: 'synthesizer',
   neural: false,
   languages: [...new Set([...Object.values(MBROLA_VOICES), ...Object.values(ESPEAK_LANGUAGES)].map((entry) => entry.language))],
-  wordTimings: false,
+  // Formant voices only: under an MBROLA voice eSpeak NG (1.51) gives a word event per sentence.
+  wordTimings: true,
   phonemeTimings: true,
   referenceAudio: false,
   blendableVoices: false,
@@ -88,7 +94,11 @@ function isMbrola(voice: VoiceInfo): boolean {
   return voice.id.startsWith('espeak:mb-');
 }
 
-/** Parses MBROLA .pho lines (`phoneme duration-ms [pitch points]`); pauses `_` advance time only. */
+/**
+ * Parses MBROLA .pho lines (`phoneme duration-ms [pitch points]`), as `espeak-ng --pho` prints
+ * them; pauses `_` advance time only. The library's phoneme events replace this second run; the
+ * tests hold the two against each other.
+ */
 export function parsePho(pho: string): PhonemeTiming[] {
   const phonemes: PhonemeTiming[] = [];
   let time = 0;
@@ -102,28 +112,38 @@ export function parsePho(pho: string): PhonemeTiming[] {
   return phonemes;
 }
 
-async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
-  // A file, not argv: text starting with `-` would be read as an option.
-  const input = join(job.dir, `piece-${job.index}.txt`);
-  const output = join(job.dir, `piece-${job.index}.wav`);
-  await writeFile(input, job.text);
-  const voiceArgs = ['-v', job.voice.id.slice('espeak:'.length), '-s', String(Math.round(NORMAL_WPM * job.speed)), '-b', '1'];
-  const { stderr } = await runEngineProgram(PROGRAM, [...voiceArgs, '-w', output, '-f', input], { signal: job.signal });
-  const pcm = await readWavOutput(output, PROGRAM, stderr);
-  if (!isMbrola(job.voice)) return { pcm };
-  // `--pho` prints the MBROLA input instead of producing audio, hence a second (deterministic) run.
-  const pho = await runEngineProgram(PROGRAM, [...voiceArgs, '-q', '--pho', '-f', input], { signal: job.signal });
-  return { pcm, phonemes: parsePho(pho.stdout.toString('utf8')) };
+export function createEspeakSynthesizer(options: BuiltinOptions = {}): Synthesizer {
+  async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
+    const espeak = await espeakSession();
+    const voice = job.voice.id.slice('espeak:'.length);
+    const output = await espeak.synthesize(voice, job.text, Math.round(NORMAL_WPM * job.speed), job.signal);
+    if (output.samples.length === 0) throw new EngineError('engine_failed', 'espeak produced no audio', { voice: job.voice.id });
+    const mbrola = isMbrola(job.voice);
+    const timing: TimingInput = {
+      events: output.events,
+      text: job.text,
+      sampleRate: output.sampleRate,
+      totalSamples: output.samples.length,
+      delaySamples: mbrola ? MBROLA_DELAY_SAMPLES : 0,
+    };
+    const pcm = { samples: toFloat(output.samples), sampleRate: output.sampleRate };
+    return mbrola ? { pcm, phonemes: phonemeTimings(timing) } : { pcm, words: wordTimings(timing), phonemes: phonemeTimings(timing) };
+  }
+
+  // No dispose(): the library's session belongs to the process (see libespeak.ts).
+  return createBuiltinSynthesizer({ capabilities, discoverVoices, prepareText: breakAbbreviationChains, renderPiece }, options);
 }
 
-export function createEspeakSynthesizer(options: BuiltinOptions = {}): Synthesizer {
-  return createBuiltinSynthesizer({ capabilities, discoverVoices, prepareText: breakAbbreviationChains, renderPiece }, options);
+/** The program lists the voices; the library speaks. */
+async function probe(): Promise<Availability> {
+  const program = probeInstalled([PROGRAM]);
+  return program.available ? probeLibrary(ESPEAK_LIBRARY, ESPEAK_PACKAGE) : program;
 }
 
 export const espeakEngine: EngineDescriptor<Synthesizer> = {
   id: 'espeak',
   kind: 'synthesizer',
   neural: false,
-  probe: async () => probeInstalled([PROGRAM]),
+  probe,
   load: async (settings) => createEspeakSynthesizer(settings),
 };

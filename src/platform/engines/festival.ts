@@ -5,43 +5,34 @@ import { FESTIVAL_VOICES, installedVoices } from './builtin-voices.js';
 import { changePitchTempo } from '../audio/effects.js';
 import type { EngineCapabilities, EngineDescriptor, SynthesisResult, Synthesizer, VoiceInfo, WordTiming } from './types.js';
 import { asciiPlainText } from './builtin-text.js';
+import { FestivalPool, FestivalProcess, schemeString } from './festival-session.js';
 
 /**
- * Festival. Instead of text2wave it runs a script that synthesizes utterance by utterance like
- * text2wave does, and also writes each word's start and end, so timings cost nothing extra.
+ * Festival, kept running: one `festival` process per voice in use (festival-session.ts), each
+ * told once how to synthesize a text file utterance by utterance like text2wave does while writing
+ * each word's start and end, so timings cost nothing extra; then one command per piece.
  */
 
 const PROGRAM = 'festival';
 /** Festival reports errors only as `SIOD ERROR` on stderr; its exit code stays 0. */
 const FESTIVAL_ERROR = /SIOD ERROR/;
+/** Festival processes kept running at most, one per voice (TIMBRE_FESTIVAL_PROCESSES). */
+export const DEFAULT_FESTIVAL_PROCESSES = 2;
 
 /**
- * Arguments: VOICE IN.txt OUT.wav OUT.tsv SPEED PITCH. HTS voices ignore Duration_Stretch and take
- * hts_engine's `-r` rate instead; diphone voices set their own stretch, which speed scales. Pitch
- * scales the target F0 mean and spread of the intonation models (int_lr_params, int_simple_params)
- * of diphone and MBROLA voices; hts_engine here takes no pitch option, so HTS voices are shifted
- * afterwards (see renderPiece).
+ * Defined once per process. `(t_start VOICE)` selects the voice and keeps what speed and pitch
+ * change as the voice left it; `(t_piece IN.txt OUT.wav OUT.tsv SPEED PITCH)` sets both from those
+ * values (so no piece inherits another's) and speaks the file. HTS voices ignore Duration_Stretch
+ * and take hts_engine's `-r` rate instead; diphone voices set their own stretch, which speed scales.
+ * Pitch scales the target F0 mean and spread of the intonation models (int_lr_params,
+ * int_simple_params) of diphone and MBROLA voices; hts_engine here takes no pitch option, so HTS
+ * voices are shifted afterwards (see renderPiece).
  */
 const TIMINGS_SCRIPT = `
-(load (path-append datadir "init.scm"))
-(define (argn n) (argn_of argv n))
-(define (argn_of l n) (if (eq? n 0) (car l) (argn_of (cdr l) (- n 1))))
-(set! t_voice (argn 0))
-(set! t_speed (parse-number (argn 4)))
-(set! t_pitch (parse-number (argn 5)))
-(eval (list (intern (string-append "voice_" t_voice))))
-(define (t_scaled params)
+(define (t_scaled params factor)
   (mapcar
-   (lambda (p) (if (member (car p) '(target_f0_mean target_f0_std f0_mean f0_std)) (list (car p) (* t_pitch (car (cdr p)))) p))
+   (lambda (p) (if (member (car p) '(target_f0_mean target_f0_std f0_mean f0_std)) (list (car p) (* factor (car (cdr p)))) p))
    params))
-(if (boundp 'int_lr_params) (set! int_lr_params (t_scaled int_lr_params)))
-(if (boundp 'int_simple_params) (set! int_simple_params (t_scaled int_simple_params)))
-(if (string-matches t_voice ".*_hts")
-    (set! hts_engine_params (append hts_engine_params (list (list "-r" t_speed))))
-    (Parameter.set 'Duration_Stretch (/ (or (Parameter.get 'Duration_Stretch) 1) t_speed)))
-(set! t_offset 0.0)
-(set! t_wave nil)
-(set! t_fd (fopen (argn 3) "w"))
 (define (t_seconds w) (/ (get_param 'num_samples (wave.info w) 0) (get_param 'sample_rate (wave.info w) 1)))
 (define (t_collect utt)
   (mapcar
@@ -54,11 +45,40 @@ const TIMINGS_SCRIPT = `
   (set! t_offset (+ t_offset (t_seconds (utt.wave utt))))
   (if t_wave (wave.append t_wave (utt.wave utt)) (set! t_wave (utt.wave utt)))
   utt)
-(set! tts_hooks (list utt.synth t_collect))
-(tts_file (argn 1) nil)
-(fclose t_fd)
-(wave.save t_wave (argn 2) 'riff)
+(define (t_start voice)
+  (eval (list (intern (string-append "voice_" voice))))
+  (set! t_hts (string-matches voice ".*_hts"))
+  (set! t_lr (if (boundp 'int_lr_params) int_lr_params nil))
+  (set! t_simple (if (boundp 'int_simple_params) int_simple_params nil))
+  (set! t_hts_params (if (boundp 'hts_engine_params) hts_engine_params nil))
+  (set! t_stretch (or (Parameter.get 'Duration_Stretch) 1))
+  (set! t_fd nil)
+  (set! tts_hooks (list utt.synth t_collect)))
+(define (t_piece in wav tsv speed pitch)
+  (if t_fd (fclose t_fd))
+  (set! t_fd nil)
+  (if t_lr (set! int_lr_params (t_scaled t_lr pitch)))
+  (if t_simple (set! int_simple_params (t_scaled t_simple pitch)))
+  (if t_hts
+      (set! hts_engine_params (append t_hts_params (list (list "-r" speed))))
+      (Parameter.set 'Duration_Stretch (/ t_stretch speed)))
+  (set! t_offset 0.0)
+  (set! t_wave nil)
+  (set! t_fd (fopen tsv "w"))
+  (tts_file in nil)
+  (fclose t_fd)
+  (set! t_fd nil)
+  (wave.save t_wave wav 'riff))
 `;
+
+/** The command that speaks one piece; numbers as plain decimals, which SIOD reads. */
+export function pieceCommand(files: { txt: string; wav: string; tsv: string }, speed: number, pitch: number): string {
+  return `(t_piece ${schemeString(files.txt)} ${schemeString(files.wav)} ${schemeString(files.tsv)} ${decimal(speed)} ${decimal(pitch)})`;
+}
+
+function decimal(value: number): string {
+  return Number.isFinite(value) ? value.toFixed(6) : '1';
+}
 
 /**
  * Festival's diphone voices (kal, ked) crash on an utterance with a hundred punctuation marks that
@@ -103,25 +123,44 @@ export function parseWordTimings(tsv: string): WordTiming[] {
     .map(([start = '', end = '', word = '']) => ({ word, start: Number(start), end: Number(end) }));
 }
 
-async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
-  const file = (suffix: string) => join(job.dir, `piece-${job.index}.${suffix}`);
-  const script = join(job.dir, 'timings.scm');
-  await Promise.all([writeFile(script, TIMINGS_SCRIPT), writeFile(file('txt'), job.text)]);
-  const voiceName = job.voice.id.slice('festival:'.length);
-  const args = ['--script', script, voiceName, file('txt'), file('wav'), file('tsv'), String(job.speed), String(job.pitch)];
-  const { stderr } = await runEngineProgram(PROGRAM, args, { signal: job.signal, failsOn: FESTIVAL_ERROR });
-  const spoken = await readWavOutput(file('wav'), PROGRAM, stderr);
-  const shifted = isHts(voiceName) && job.pitch !== 1;
-  const pcm = shifted ? await changePitchTempo(spoken, { semitones: 12 * Math.log2(job.pitch), formantPreserve: true, signal: job.signal }) : spoken;
-  return { pcm, words: parseWordTimings(await readFile(file('tsv'), 'utf8')) };
-}
-
 function isHts(voiceName: string): boolean {
   return voiceName.endsWith('_hts');
 }
 
-export function createFestivalSynthesizer(options: BuiltinOptions = {}): Synthesizer {
-  return createBuiltinSynthesizer({ capabilities, discoverVoices, prepareText: festivalText, renderPiece }, options);
+/** A voice's festival: started with the script, the voice selected once. */
+export function startFestival(voiceName: string, signal: AbortSignal): Promise<FestivalProcess> {
+  return FestivalProcess.start(TIMINGS_SCRIPT, `(t_start ${schemeString(voiceName)})`, signal);
+}
+
+export interface FestivalOptions extends BuiltinOptions {
+  /** Festival processes kept running at most, one per voice; DEFAULT_FESTIVAL_PROCESSES by default. */
+  maxProcesses?: number;
+}
+
+export function createFestivalSynthesizer(options: FestivalOptions = {}): Synthesizer {
+  const pool = new FestivalPool(startFestival, Math.max(1, options.maxProcesses ?? DEFAULT_FESTIVAL_PROCESSES));
+
+  async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
+    const dir = await job.dir();
+    const file = (suffix: string) => join(dir, `piece-${job.index}.${suffix}`);
+    const files = { txt: file('txt'), wav: file('wav'), tsv: file('tsv') };
+    await writeFile(files.txt, job.text);
+    const voiceName = job.voice.id.slice('festival:'.length);
+    await pool.run(voiceName, pieceCommand(files, job.speed, job.pitch), job.signal);
+    const spoken = await readWavOutput(files.wav, PROGRAM);
+    const shifted = isHts(voiceName) && job.pitch !== 1;
+    const pcm = shifted ? await changePitchTempo(spoken, { semitones: 12 * Math.log2(job.pitch), formantPreserve: true, signal: job.signal }) : spoken;
+    return { pcm, words: parseWordTimings(await readFile(files.tsv, 'utf8')) };
+  }
+
+  const engine = { capabilities, discoverVoices, prepareText: festivalText, renderPiece, dispose: () => pool.dispose() };
+  return createBuiltinSynthesizer(engine, options);
+}
+
+/** TIMBRE_FESTIVAL_PROCESSES, when it is a positive whole number. */
+function processesFromEnvironment(): number | undefined {
+  const value = Number(process.env.TIMBRE_FESTIVAL_PROCESSES);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
 export const festivalEngine: EngineDescriptor<Synthesizer> = {
@@ -129,5 +168,5 @@ export const festivalEngine: EngineDescriptor<Synthesizer> = {
   kind: 'synthesizer',
   neural: false,
   probe: async () => probeInstalled([PROGRAM]),
-  load: async (settings) => createFestivalSynthesizer(settings),
+  load: async (settings) => createFestivalSynthesizer({ ...settings, maxProcesses: processesFromEnvironment() }),
 };

@@ -1,12 +1,16 @@
-import { join } from 'node:path';
-import { createBuiltinSynthesizer, probeInstalled, readWavOutput, runEngineProgram, type BuiltinOptions, type PieceJob } from './builtin-common.js';
+import { createBuiltinSynthesizer, type BuiltinOptions, type PieceJob } from './builtin-common.js';
 import { FLITE_VOICES, installedVoices } from './builtin-voices.js';
-import type { EngineCapabilities, EngineDescriptor, PhonemeTiming, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
+import type { Availability, EngineCapabilities, EngineDescriptor, PhonemeTiming, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
 import { asciiPlainText } from './builtin-text.js';
+import { EngineError } from '../errors.js';
+import { FLITE_LIBRARY, FLITE_PACKAGE, FliteSession, voiceLibrary, type FliteFeatures, type FliteSegment } from './native/libflite.js';
+import { SessionHold, SharedSession, probeLibrary, toFloat } from './native/library.js';
 
-/** Flite: CMU's small engine with its voices compiled in; 16 kHz English voices. */
+/**
+ * Flite: CMU's small engine, 16 kHz English voices. It runs in this process through libflite and
+ * its voice libraries, each voice loaded once and kept warm: a piece costs only its synthesis.
+ */
 
-const PROGRAM = 'flite';
 /** Flite's segment label for silence. */
 const PAUSE = 'pau';
 
@@ -35,45 +39,78 @@ export function parseVoiceList(output: string): string[] {
   return output.replace(/^.*?:/s, '').split(/\s+/).filter(Boolean);
 }
 
-/** Flite falls back to its 8 kHz kal voice for unknown names, so only `-lv` tells what exists. */
+/** The library keeps its voices once per process, shared by every synthesizer in it. */
+const library = new SharedSession(() => FliteSession.open());
+
+/** A voice is installed when its library loads (Debian's libflite1 ships them all; the flite program is not needed). */
 async function discoverVoices(): Promise<VoiceInfo[]> {
-  const { stdout } = await runEngineProgram(PROGRAM, ['-lv'], { signal: AbortSignal.timeout(10_000) });
-  return installedVoices('flite', FLITE_VOICES, parseVoiceList(stdout.toString('utf8')));
+  const names = Object.keys(FLITE_VOICES);
+  const loads = await Promise.all(names.map((name) => probeLibrary(voiceLibrary(name).soname, FLITE_PACKAGE)));
+  return installedVoices(
+    'flite',
+    FLITE_VOICES,
+    names.filter((_, index) => loads[index]?.available),
+  );
 }
 
-/** Parses `-psdur` output, `phoneme:end-seconds` pairs; pauses advance time only. */
-export function parseSegmentEnds(output: string): PhonemeTiming[] {
+/** Segment ends as phoneme timings: each starts where the one before ended; pauses advance time only. */
+export function segmentTimings(segments: readonly FliteSegment[]): PhonemeTiming[] {
   const phonemes: PhonemeTiming[] = [];
   let start = 0;
-  for (const token of output.split(/\s+/)) {
-    const match = /^([^:]+):(\d+(?:\.\d+)?)$/.exec(token);
-    if (!match?.[1] || !match[2]) continue;
-    const end = Number(match[2]);
-    if (match[1] !== PAUSE) phonemes.push({ phoneme: match[1], start, end });
+  for (const { name, end } of segments) {
+    if (!Number.isFinite(end)) continue;
+    if (name !== PAUSE) phonemes.push({ phoneme: name, start, end });
     start = end;
   }
   return phonemes;
 }
 
-async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
-  const output = join(job.dir, `piece-${job.index}.wav`);
-  // `-t` always: a bare argument without a space would be taken for a file name.
-  const name = job.voice.id.slice('flite:'.length);
-  const natural = NATURAL_F0_HZ[name];
-  const pitch = job.pitch !== 1 && natural ? ['--setf', `int_f0_target_mean=${Math.round(natural * job.pitch)}`] : [];
-  const args = ['-voice', name, '--setf', `duration_stretch=${1 / job.speed}`, ...pitch, '-psdur', '-t', job.text, '-o', output];
-  const { stdout, stderr } = await runEngineProgram(PROGRAM, args, { signal: job.signal });
-  return { pcm: await readWavOutput(output, PROGRAM, stderr), phonemes: parseSegmentEnds(stdout.toString('utf8')) };
+/** Parses `-psdur` output, `phoneme:end-seconds` pairs; pauses advance time only. */
+export function parseSegmentEnds(output: string): PhonemeTiming[] {
+  const segments = output.split(/\s+/).flatMap((token) => {
+    const match = /^([^:]+):(\d+(?:\.\d+)?)$/.exec(token);
+    return match?.[1] && match[2] ? [{ name: match[1], end: Number(match[2]) }] : [];
+  });
+  return segmentTimings(segments);
+}
+
+/**
+ * The voice features of a piece: speed scales the voice's own duration stretch (kal16 ships 1.1,
+ * the others none, i.e. 1); pitch sets the target F0 mean. Unset features are the voice's own.
+ */
+export function pieceFeatures(voiceName: string, speed: number, pitch: number, ownStretch = 1): FliteFeatures {
+  const features: FliteFeatures = {};
+  if (speed !== 1) features.duration_stretch = ownStretch / speed;
+  const natural = NATURAL_F0_HZ[voiceName];
+  if (pitch !== 1 && natural) features.int_f0_target_mean = Math.round(natural * pitch);
+  return features;
 }
 
 export function createFliteSynthesizer(options: BuiltinOptions = {}): Synthesizer {
-  return createBuiltinSynthesizer({ capabilities, discoverVoices, prepareText: asciiPlainText, renderPiece }, options);
+  const hold = new SessionHold(library);
+
+  async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
+    const name = job.voice.id.slice('flite:'.length);
+    const flite = await hold.get();
+    const speech = await flite.speak(name, job.text, (own) => pieceFeatures(name, job.speed, job.pitch, own.duration_stretch), job.signal);
+    if (speech.samples.length === 0) throw new EngineError('engine_failed', 'flite produced no audio', { voice: job.voice.id });
+    return { pcm: { samples: toFloat(speech.samples), sampleRate: speech.sampleRate }, phonemes: segmentTimings(speech.segments) };
+  }
+
+  const engine = { capabilities, discoverVoices, prepareText: asciiPlainText, renderPiece, dispose: () => hold.dispose() };
+  return createBuiltinSynthesizer(engine, options);
+}
+
+async function probe(): Promise<Availability> {
+  const core = await probeLibrary(FLITE_LIBRARY, FLITE_PACKAGE);
+  if (!core.available) return core;
+  return (await discoverVoices()).length > 0 ? core : { available: false, reason: `no Flite voice library could be loaded (Debian package ${FLITE_PACKAGE})` };
 }
 
 export const fliteEngine: EngineDescriptor<Synthesizer> = {
   id: 'flite',
   kind: 'synthesizer',
   neural: false,
-  probe: async () => probeInstalled([PROGRAM]),
+  probe,
   load: async (settings) => createFliteSynthesizer(settings),
 };

@@ -1,14 +1,23 @@
-import { readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createBuiltinSynthesizer, probeInstalled, readWavOutput, runEngineProgram, type BuiltinOptions, type PieceJob } from './builtin-common.js';
+import { createBuiltinSynthesizer, type BuiltinOptions, type PieceJob } from './builtin-common.js';
 import { PICO_VOICES, voiceInfo } from './builtin-voices.js';
-import type { EngineCapabilities, EngineDescriptor, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
+import type { Availability, EngineCapabilities, EngineDescriptor, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
 import { stripAngleBrackets } from './builtin-text.js';
+import { EngineError } from '../errors.js';
+import { PICO_LIBRARY, PICO_PACKAGE, PicoSession, type PicoLanguage } from './native/libpico.js';
+import { SessionHold, SharedSession, probeLibrary, toFloat } from './native/library.js';
 
-/** SVOX Pico through pico2wave: six fixed languages, one female voice each, 16 kHz. */
+/**
+ * SVOX Pico: six fixed languages, one female voice each, 16 kHz. It runs in this process through
+ * libttspico, loaded once and kept warm: a piece costs only its synthesis, no program start-up.
+ */
 
-const PROGRAM = 'pico2wave';
 const LANGUAGE_DIR = '/usr/share/pico/lang';
+const SAMPLE_RATE = 16_000;
+/** pico2wave gives pico 2.5 MB for one language (en-US's lingware is 1.4 MB of it); each further language needs its files' size. */
+const BASE_MEMORY = 2_500_000;
 
 const capabilities: EngineCapabilities = {
   engine: 'pico',
@@ -24,16 +33,28 @@ const capabilities: EngineCapabilities = {
   pitch: { min: 0.5, max: 2 },
 };
 
-/** pico2wave has no list option; a language is installed when its text-analysis file is. */
-async function discoverVoices(): Promise<VoiceInfo[]> {
-  const files = await readdir(LANGUAGE_DIR).catch(() => [] as string[]);
-  const installed = new Set(files.filter((file) => file.endsWith('_ta.bin')).map((file) => file.slice(0, -'_ta.bin'.length)));
-  return Object.entries(PICO_VOICES)
-    .filter(([language]) => installed.has(language))
-    .map(([language, entry]) => voiceInfo('pico', language, entry));
+/** The installed languages: a text-analysis file `<lang>_ta.bin` and a signal-generation file `<lang>_<speaker>_sg.bin` each. */
+async function installedLanguages(dir = LANGUAGE_DIR): Promise<Map<string, PicoLanguage>> {
+  const files = await readdir(dir).catch(() => [] as string[]);
+  const languages = new Map<string, PicoLanguage>();
+  for (const name of Object.keys(PICO_VOICES)) {
+    const signal = files.find((file) => file.startsWith(`${name}_`) && file.endsWith('_sg.bin'));
+    if (files.includes(`${name}_ta.bin`) && signal) languages.set(name, { name, resources: [join(dir, `${name}_ta.bin`), join(dir, signal)] });
+  }
+  return languages;
 }
 
-/** pico2wave says nothing at all for a run of more than 50 digits. */
+/** pico keeps every language it has used loaded, in memory it is given at the start. */
+async function memoryFor(languages: Map<string, PicoLanguage>): Promise<number> {
+  const files = [...languages.values()].flatMap((language) => language.resources);
+  const sizes = await Promise.all(files.map(async (file) => (await stat(file)).size));
+  return sizes.reduce((total, size) => total + size, BASE_MEMORY);
+}
+
+/** The library keeps one system per process, shared by every synthesizer in it. */
+const library = new SharedSession(async () => PicoSession.open(await memoryFor(await installedLanguages())));
+
+/** pico said nothing at all for a run of more than 50 digits. */
 const MAX_DIGITS = 50;
 const DIGIT_GROUP = new RegExp(`[0-9]{${MAX_DIGITS}}(?=[0-9])`, 'g');
 
@@ -48,23 +69,40 @@ function withMarkup(text: string, speed: number, pitch: number): string {
   return pitch === 1 ? spoken : `<pitch level="${Math.round(pitch * 100)}">${spoken}</pitch>`;
 }
 
-async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
-  // pico2wave refuses output names that do not end in .wav.
-  const output = join(job.dir, `piece-${job.index}.wav`);
-  const language = job.voice.id.slice('pico:'.length);
-  const args = ['-l', language, '-w', output, '--', withMarkup(job.text, job.speed, job.pitch)];
-  const { stderr } = await runEngineProgram(PROGRAM, args, { signal: job.signal });
-  return { pcm: await readWavOutput(output, PROGRAM, stderr) };
+export function createPicoSynthesizer(options: BuiltinOptions = {}): Synthesizer {
+  const hold = new SessionHold(library);
+  let languages: Promise<Map<string, PicoLanguage>> | undefined;
+  const installed = () => (languages ??= installedLanguages());
+
+  async function discoverVoices(): Promise<VoiceInfo[]> {
+    const found = await installed();
+    return Object.entries(PICO_VOICES)
+      .filter(([language]) => found.has(language))
+      .map(([language, entry]) => voiceInfo('pico', language, entry));
+  }
+
+  async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
+    const language = (await installed()).get(job.voice.id.slice('pico:'.length));
+    if (!language) throw new EngineError('voice_not_found', `No pico voice ${job.voice.id}`, { voice: job.voice.id });
+    const pico = await hold.get();
+    const samples = await pico.speak(language, withMarkup(job.text, job.speed, job.pitch), job.signal);
+    if (samples.length === 0) throw new EngineError('engine_failed', 'pico produced no audio', { voice: job.voice.id });
+    return { pcm: { samples: toFloat(samples), sampleRate: SAMPLE_RATE } };
+  }
+
+  const engine = { capabilities, discoverVoices, prepareText: groupLongDigitRuns, renderPiece, dispose: () => hold.dispose() };
+  return createBuiltinSynthesizer(engine, options);
 }
 
-export function createPicoSynthesizer(options: BuiltinOptions = {}): Synthesizer {
-  return createBuiltinSynthesizer({ capabilities, discoverVoices, prepareText: groupLongDigitRuns, renderPiece }, options);
+async function probe(): Promise<Availability> {
+  if (!existsSync(LANGUAGE_DIR)) return { available: false, reason: `not installed: ${LANGUAGE_DIR} (Debian package libttspico-data)` };
+  return probeLibrary(PICO_LIBRARY, PICO_PACKAGE);
 }
 
 export const picoEngine: EngineDescriptor<Synthesizer> = {
   id: 'pico',
   kind: 'synthesizer',
   neural: false,
-  probe: async () => probeInstalled([PROGRAM], [LANGUAGE_DIR]),
+  probe,
   load: async (settings) => createPicoSynthesizer(settings),
 };

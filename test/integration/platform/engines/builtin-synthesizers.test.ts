@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { durationOf, rms } from '../../../../src/platform/audio/pcm.js';
 import type { BuiltinOptions } from '../../../../src/platform/engines/builtin-common.js';
-import { createEspeakSynthesizer, espeakEngine } from '../../../../src/platform/engines/espeak.js';
+import { createEspeakSynthesizer, espeakEngine, parsePho } from '../../../../src/platform/engines/espeak.js';
 import { createFestivalSynthesizer, festivalEngine } from '../../../../src/platform/engines/festival.js';
 import { createFliteSynthesizer, fliteEngine } from '../../../../src/platform/engines/flite.js';
 import { createPicoSynthesizer, picoEngine } from '../../../../src/platform/engines/pico.js';
 import { type EngineDescriptor, type JobContext, type SynthesisResult, type Synthesizer, type VoiceInfo } from '../../../../src/platform/engines/types.js';
 import { EngineError } from '../../../../src/platform/errors.js';
+import { runProgram } from '../../../../src/platform/util/run.js';
 
 /** Well below every voice measured here (the quietest, flite kal16 and festival el_diphone, are ~0.04). */
 const RMS_FLOOR = 0.01;
@@ -63,13 +64,15 @@ interface Subject {
   descriptor: EngineDescriptor;
   create(options: BuiltinOptions): Synthesizer;
   englishVoice: string;
+  /** Runs in this process through a library: no program to wait for when cancelling. */
+  inProcess?: boolean;
 }
 
 const SUBJECTS: Subject[] = [
-  { descriptor: picoEngine, create: createPicoSynthesizer, englishVoice: 'pico:en-US' },
-  { descriptor: espeakEngine, create: createEspeakSynthesizer, englishVoice: 'espeak:mb-us1' },
+  { descriptor: picoEngine, create: createPicoSynthesizer, englishVoice: 'pico:en-US', inProcess: true },
+  { descriptor: espeakEngine, create: createEspeakSynthesizer, englishVoice: 'espeak:mb-us1', inProcess: true },
   { descriptor: festivalEngine, create: createFestivalSynthesizer, englishVoice: 'festival:kal_diphone' },
-  { descriptor: fliteEngine, create: createFliteSynthesizer, englishVoice: 'flite:slt' },
+  { descriptor: fliteEngine, create: createFliteSynthesizer, englishVoice: 'flite:slt', inProcess: true },
 ];
 
 const tempRoot = await mkdtemp(join(tmpdir(), 'timbre-builtin-test-'));
@@ -139,6 +142,9 @@ for (const subject of SUBJECTS) {
 
 for (const { subject, engine, available, engineTemp, synthesizer, voices } of prepared) {
   describe(`${engine} synthesizer`, { skip: available.available ? false : available.reason }, () => {
+    // Warm engines keep programs running between calls; they would count in the next engine's tests.
+    after(() => synthesizer.dispose?.());
+
     test('lists voices with unique ids, a license and the English test voice', () => {
       assert.ok(voices.length > 0);
       assert.equal(new Set(voices.map((voice) => voice.id)).size, voices.length);
@@ -175,12 +181,16 @@ for (const { subject, engine, available, engineTemp, synthesizer, voices } of pr
       const progress = (fraction: number) => {
         fractions += 1;
         // After the first piece, wait for the next piece's program to run, then cancel.
-        if (fractions === 1 && fraction < 1) void engineProgramStarted().then(() => controller.abort(reason));
+        if (fractions !== 1 || fraction >= 1) return;
+        if (subject.inProcess) controller.abort(reason);
+        else void engineProgramStarted().then(() => controller.abort(reason));
       };
       const running = synthesizer.synthesize({ text: LONG_TEXT, voice: subject.englishVoice }, context(controller.signal, progress));
       await assert.rejects(running, (error) => error === reason);
       assert.equal(fractions, 1);
       assert.deepEqual(await readdir(engineTemp), []);
+      // A warm engine keeps its program for the next call (its own tests check that cancelling kills it).
+      await synthesizer.dispose?.();
       assert.deepEqual(engineProcesses(), []);
     });
 
@@ -203,3 +213,164 @@ for (const { subject, engine, available, engineTemp, synthesizer, voices } of pr
     });
   });
 }
+
+// pico and eSpeak run in this process through their libraries, loaded once and kept warm.
+
+type Timing = { start: number; end: number };
+
+/** Timings that follow each other, each inside the audio, with a name. */
+function assertOrdered(timings: (Timing & ({ phoneme: string } | { word: string }))[], duration: number): void {
+  assert.ok(timings.length > 0, 'no timings');
+  let previous = 0;
+  for (const timing of timings) {
+    assert.ok(('phoneme' in timing ? timing.phoneme : timing.word).length > 0, `unnamed ${JSON.stringify(timing)}`);
+    assert.ok(
+      timing.start >= previous - 1e-6 && timing.start <= timing.end && timing.end <= duration + 1e-6,
+      `${JSON.stringify(timing)} after ${previous} in ${duration} s`,
+    );
+    previous = timing.end;
+  }
+}
+
+/** Speaks each (voice, text) in turn; a voice spoken twice gives the same audio again, at the voice's own rate. */
+async function assertSwitching(synthesizer: Synthesizer, voiceIds: string[], text: string): Promise<void> {
+  const voices = await synthesizer.listVoices();
+  const first = new Map<string, number>();
+  for (const id of voiceIds) {
+    const voice = voices.find((candidate) => candidate.id === id)!;
+    const result = await synthesizer.synthesize({ text, voice: id }, context());
+    assertSpeech(result, voice, text);
+    const seconds = durationOf(result.pcm);
+    const before = first.get(id) ?? seconds;
+    assert.ok(Math.abs(seconds - before) <= 0.02 * before, `${id}: ${seconds} s, before ${before} s`);
+    first.set(id, before);
+  }
+}
+
+/** Calls made at the same time wait for each other and each gets its own voice. */
+async function assertConcurrent(synthesizer: Synthesizer, voiceIds: string[], text: string): Promise<void> {
+  const voices = await synthesizer.listVoices();
+  const alone = await Promise.all(voiceIds.map(async (id) => durationOf((await synthesizer.synthesize({ text, voice: id }, context())).pcm)));
+  const together = await Promise.all(voiceIds.map((id) => synthesizer.synthesize({ text, voice: id }, context())));
+  together.forEach((result, index) => {
+    const voice = voices.find((candidate) => candidate.id === voiceIds[index])!;
+    assertSpeech(result, voice, text);
+    assert.ok(Math.abs(durationOf(result.pcm) - alone[index]!) <= 0.02 * alone[index]!);
+  });
+}
+
+const picoAvailable = prepared.find((entry) => entry.engine === 'pico')?.available;
+describe('pico through libttspico', { skip: picoAvailable?.available ? false : picoAvailable?.reason }, () => {
+  const synthesizer = createPicoSynthesizer({ tempRoot });
+  after(() => synthesizer.dispose?.());
+
+  test('switching languages between calls: each speaks the same again', async () => {
+    await assertSwitching(synthesizer, ['pico:en-US', 'pico:de-DE', 'pico:en-US', 'pico:fr-FR', 'pico:de-DE'], SENTENCES.en!);
+  });
+
+  test('fifty calls in a row keep working and give the same audio', async () => {
+    const lengths = new Set<number>();
+    for (let call = 0; call < 50; call++) {
+      const result = await synthesizer.synthesize({ text: SENTENCES.en!, voice: 'pico:en-US', speed: 1 + (call % 2) / 2 }, context());
+      assert.ok(rms(result.pcm.samples) > RMS_FLOOR);
+      lengths.add(result.pcm.samples.length);
+    }
+    assert.equal(lengths.size, 2, 'one length per speed');
+  });
+
+  test('calls at the same time wait for each other', async () => {
+    await assertConcurrent(synthesizer, ['pico:en-US', 'pico:it-IT', 'pico:en-US', 'pico:es-ES'], SENTENCES.en!);
+  });
+
+  test('a piece past its time limit is stopped between library steps, and the engine speaks on', async () => {
+    const before = await synthesizer.synthesize({ text: SENTENCES.en!, voice: 'pico:en-US' }, context());
+    // One piece of ~900 bytes: far more than the 20 ms of work after which pico lets the timer in.
+    const long = `${'one more word and '.repeat(50)}done.`;
+    const limited = createPicoSynthesizer({ tempRoot, pieceTimeoutMs: 1 });
+    await limited.listVoices(); // the library is already open: the piece starts within the millisecond
+    await assert.rejects(
+      limited.synthesize({ text: long, voice: 'pico:en-US' }, context()),
+      (error) => error instanceof EngineError && error.code === 'engine_piece_timeout',
+    );
+    await limited.dispose?.();
+    const after = await synthesizer.synthesize({ text: SENTENCES.en!, voice: 'pico:en-US' }, context());
+    assert.deepEqual(after.pcm.samples, before.pcm.samples);
+  });
+});
+
+const espeakAvailable = prepared.find((entry) => entry.engine === 'espeak')?.available;
+describe('eSpeak through libespeak-ng', { skip: espeakAvailable?.available ? false : espeakAvailable?.reason }, () => {
+  const synthesizer = createEspeakSynthesizer({ tempRoot });
+  after(() => synthesizer.dispose?.());
+
+  test('MBROLA voices: phoneme timings ordered, inside the audio, where `espeak-ng --pho` puts them', async () => {
+    const text = SENTENCES.en!;
+    const result = await synthesizer.synthesize({ text, voice: 'espeak:mb-us1' }, context());
+    const phonemes = result.phonemes ?? [];
+    assertOrdered(phonemes, durationOf(result.pcm));
+    assert.equal(result.words, undefined, 'MBROLA voices have no word events to time words with');
+    // The .pho MBROLA is given names its own phonemes (`@U`) where the library names IPA ones (`oʊ`), and
+    // splits a few (`ɛɹ` is `E r`); the times are the same.
+    const pho = parsePho((await runProgram('espeak-ng', ['-v', 'mb-us1', '-q', '--pho', text])).stdout.toString('utf8'));
+    const boundaries = pho.flatMap((timing) => [timing.start, timing.end]);
+    for (const phoneme of phonemes) {
+      assert.ok(
+        boundaries.some((boundary) => Math.abs(boundary - phoneme.start) < 0.01),
+        `${JSON.stringify(phoneme)} starts where no .pho phoneme does`,
+      );
+    }
+    assert.ok(Math.abs(phonemes.at(-1)!.end - pho.at(-1)!.end) < 0.01);
+    assert.ok(Math.abs(phonemes.length - pho.length) <= pho.length / 4, `${phonemes.length} phonemes, .pho has ${pho.length}`);
+  });
+
+  test('formant voices: word and phoneme timings, ordered and inside the audio', async () => {
+    const result = await synthesizer.synthesize({ text: SENTENCES.en!, voice: 'espeak:en-us' }, context());
+    const duration = durationOf(result.pcm);
+    const words = result.words ?? [];
+    assert.deepEqual(
+      words.map((word) => word.word),
+      ['The', 'quick', 'brown', 'fox', 'jumps', 'over', 'the', 'lazy', 'dog'],
+    );
+    assertOrdered(words, duration);
+    assertOrdered(result.phonemes ?? [], duration);
+    for (const word of words)
+      assert.ok(
+        result.phonemes!.some((phoneme) => phoneme.start >= word.start && phoneme.end <= word.end),
+        word.word,
+      );
+  });
+
+  test('speed 2 is clearly shorter than speed 1 with a formant voice too', async () => {
+    const request = { text: SENTENCES.en!, voice: 'espeak:en-us' };
+    const normal = await synthesizer.synthesize({ ...request, speed: 1 }, context());
+    const fast = await synthesizer.synthesize({ ...request, speed: 2 }, context());
+    assert.ok(durationOf(fast.pcm) < 0.75 * durationOf(normal.pcm), `${durationOf(fast.pcm)} s vs ${durationOf(normal.pcm)} s`);
+  });
+
+  test('switching voices between calls: MBROLA and formant voices each at their own rate', async () => {
+    await assertSwitching(synthesizer, ['espeak:mb-us1', 'espeak:en-us', 'espeak:mb-us1', 'espeak:de', 'espeak:mb-de1', 'espeak:en-us'], SENTENCES.en!);
+  });
+
+  test('fifty calls in a row, switching voices, keep working', async () => {
+    for (let call = 0; call < 50; call++) {
+      const voice = call % 5 === 0 ? 'espeak:mb-us1' : 'espeak:en-us';
+      const result = await synthesizer.synthesize({ text: `Call number ${call}.`, voice }, context());
+      assert.ok(rms(result.pcm.samples) > RMS_FLOOR, `call ${call} is silent`);
+      assert.ok((result.phonemes?.length ?? 0) > 0);
+    }
+  });
+
+  test('calls at the same time wait for each other', async () => {
+    await assertConcurrent(synthesizer, ['espeak:mb-us1', 'espeak:en-us', 'espeak:mb-us1', 'espeak:fr-fr'], SENTENCES.en!);
+  });
+
+  test('markup in the text is read as text, not obeyed', async () => {
+    // As SSML, the break would be five seconds of silence and the phonemes a word.
+    const text = 'Wait <break time="5s"/> here [[h@loU]].';
+    const result = await synthesizer.synthesize({ text, voice: 'espeak:en-us' }, context());
+    assert.ok(durationOf(result.pcm) < 5, `${durationOf(result.pcm)} s`);
+    // Read as text, the phoneme string is a word of its own (spelled out), the brackets dropped as punctuation.
+    const words = (result.words ?? []).map((word) => word.word);
+    assert.ok(words.includes('h@loU'), `words: ${words.join(' ')}`);
+  });
+});

@@ -78,7 +78,14 @@ function stageColumns(stages: Record<string, number> | null) {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Median of ROUNDS interleaved rounds (bare, one piece, chunked, streamed), so background load hits all alike. */
-async function measureVoice(timbre: TimbreClient, events: Completions, url: string, key: string, voice: BareVoice, bare: Awaited<ReturnType<typeof bareWorkspace>>) {
+async function measureVoice(
+  timbre: TimbreClient,
+  events: Completions,
+  url: string,
+  key: string,
+  voice: BareVoice,
+  bare: Awaited<ReturnType<typeof bareWorkspace>>,
+) {
   const runs = { bare: [] as number[], piece: [] as number[], chunked: [] as number[], first: [] as number[], streamed: [] as number[] };
   let taskId = '';
   for (let round = 0; round < ROUNDS; round++) {

@@ -27,6 +27,7 @@ import { taskRoutes } from '../features/tasks/index.js';
 import { textRoutes } from '../features/text/index.js';
 import { SHARED_SCHEMAS } from './shared-schemas.js';
 import { websocketRoutes } from '../features/events/index.js';
+import { installOpenAiErrors, OpenAiErrorEnvelopeSchema, openAiRoutes } from '../features/openai/index.js';
 
 /** Where Timbre is installed: no error a client reads may name it (nor the data or models folder). */
 const INSTALL_DIR = fileURLToPath(new URL('../../', import.meta.url));
@@ -42,6 +43,7 @@ const EXPOSED_HEADERS = [
   'x-voice-id',
   'x-preview-cached',
   'x-preview-text',
+  'x-instructions',
 ];
 
 /** Every method a route of the API uses; a browser asks before each PUT, PATCH or DELETE. */
@@ -76,6 +78,8 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   const routes = new RouteTable();
   app.addHook('onRoute', (route) => routes.add(route.url, route.method));
   installErrorHandling(app, routes);
+  // Before the contract check: /v1 errors are checked in OpenAI's shape, the one they are sent in.
+  installOpenAiErrors(app);
   if (config.contractCheck) installContractCheck(app, join(config.dataDir, 'contract-violations.jsonl'), [config.dataDir, config.modelsDir, INSTALL_DIR]);
   // Registered before the guards: its hooks mark upgrade requests, so a refused handshake's socket is closed.
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
@@ -85,14 +89,15 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     await app.register(cors, {
       origin: config.corsOrigins,
       methods: CORS_METHODS,
-      allowedHeaders: ['content-type', 'x-api-key'],
+      // authorization: OpenAI clients send the key as a Bearer token.
+      allowedHeaders: ['content-type', 'x-api-key', 'authorization'],
       exposedHeaders: EXPOSED_HEADERS,
     });
   }
   installRateLimits(app, services.keys);
   installNumberGuard(app);
   await installOpenApi(app);
-  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  for (const schema of [...SHARED_SCHEMAS, OpenAiErrorEnvelopeSchema]) app.addSchema(schema);
   await installUploads(app, { maxUploadBytes: config.maxUploadBytes, maxFiles: config.cloneMaxSamples });
 
   await app.register(apiKeyRoutes, { keys: services.keys });
@@ -111,6 +116,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(timelineRoutes, { timeline: services.timeline, tasks: services.tasks, assets: services.assets, config });
   await app.register(mergeTimelineRoutes, { renderer: services.renderer });
   await app.register(transcribeRoutes, { transcription: services.transcription, assets: services.assets, config });
+  await app.register(openAiRoutes, { openai: services.openai, transcription: services.transcription, assets: services.assets, dataDir: config.dataDir });
   await app.register(websocketRoutes, {
     events: services.events,
     limits: { pingSeconds: config.wsPingSeconds, maxSubscriptions: config.wsMaxSubscriptions, maxBufferedBytes: config.wsMaxBufferedBytes },

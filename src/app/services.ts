@@ -19,6 +19,7 @@ import { DownloadService } from '../features/downloads/index.js';
 import { TranscriptionService } from '../features/transcription/index.js';
 import { TimelineRepository, TimelineService, TimelineRenderer } from '../features/timeline/index.js';
 import { CloneService, DesignService } from '../features/cloning/index.js';
+import { OpenAiService } from '../features/openai/index.js';
 
 export interface Services {
   db: Db;
@@ -39,6 +40,7 @@ export interface Services {
   previews: PreviewService;
   cloning: CloneService;
   design: DesignService;
+  openai: OpenAiService;
   audio: AudioStore;
   /** Brings back what a previous run left: interrupted jobs, queued jobs, partial files. */
   recover(): Promise<void>;
@@ -68,6 +70,7 @@ export function createServices(config: Config): Services {
     ...voices,
     ...speech.services,
     ...media,
+    openai: new OpenAiService({ generation: speech.services.generation, voices: voices.voices, transcription: media.transcription, engines }),
     recover: async () => {
       await audio.sweepPartialFiles();
       await sweepAssets();

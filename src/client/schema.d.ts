@@ -967,6 +967,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audio/speech": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OpenAI-compatible text to speech (audio.speech.create)
+         * @description The audio, sent sentence by sentence as it is synthesized (chunked): mp3 (audio/mpeg), opus (audio/ogg), aac (audio/aac), flac, wav (with the streaming header of unknown size), or pcm (audio/pcm: raw signed 16-bit little-endian mono at 24 kHz); with `stream_format: sse`, text/event-stream events `{"type":"speech.audio.delta","audio":"<base64>"}` then `{"type":"speech.audio.done","usage":{"input_tokens","output_tokens","total_tokens"}}`.
+         */
+        post: operations["openAiCreateSpeech"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audio/transcriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OpenAI-compatible transcription (audio.transcriptions.create)
+         * @description multipart/form-data: `file` (audio or video in any format ffmpeg reads; it becomes an asset of the caller) and the fields below.
+         */
+        post: operations["openAiCreateTranscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OpenAI-compatible: the model ids that resolve here (models.list) */
+        get: operations["openAiListModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OpenAI-compatible: one model id (models.retrieve) */
+        get: operations["openAiGetModel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audio/voices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The voices `voice` takes: OpenAI’s names with the voice each speaks with, then every Timbre voice */
+        get: operations["openAiListVoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ws": {
         parameters: {
             query?: never;
@@ -1121,6 +1212,9 @@ export interface components {
             duration: number | null;
             timings: {
                 [key: string]: unknown;
+            } | null;
+            stages: {
+                [key: string]: number;
             } | null;
             error: {
                 /** @description Stable machine-readable error code */
@@ -1406,6 +1500,21 @@ export interface components {
             };
             /** Format: date-time */
             ts: string;
+        };
+        /** @description Every error on /v1 has OpenAI’s shape */
+        OpenAIErrorEnvelope: {
+            error: {
+                message: string;
+                /** @description `invalid_request_error` (400, 404, 405, 409, 413, 415, 422), `authentication_error` (401), `permission_error` (403), `rate_limit_error` (429) or `server_error` (5xx) */
+                type: string;
+                param: string | null;
+                /** @description Timbre’s stable error code, the same as on /api routes */
+                code: string;
+                /** @description Timbre’s addition: the details the /api envelope carries */
+                details: {
+                    [key: string]: unknown;
+                };
+            };
         };
     };
     responses: never;
@@ -5931,7 +6040,7 @@ export interface operations {
                     text: string;
                     /** @description BCP-47 language code of the text */
                     language: string;
-                    /** @description 1 is the voice’s normal rate */
+                    /** @description 1 is the voice’s normal rate; engines speak 0.5 to 2, and the rest is stretched afterwards */
                     speed?: number;
                     /**
                      * @default wav
@@ -5943,6 +6052,8 @@ export interface operations {
                     seed?: number;
                     /** @description Answer 202 with the task id at once; follow progress on /ws */
                     async?: boolean;
+                    /** @description Send the audio while it is synthesized, sentence by sentence (chunked transfer; a WAV has the streaming header with unknown sizes). The task still stores the complete file. Closing the connection cancels the synthesis. Not with `async`. */
+                    stream?: boolean;
                 };
             };
         };
@@ -6161,7 +6272,7 @@ export interface operations {
                     text: string;
                     /** @description BCP-47 language code of the text */
                     language: string;
-                    /** @description 1 is the voice’s normal rate */
+                    /** @description 1 is the voice’s normal rate; engines speak 0.5 to 2, and the rest is stretched afterwards */
                     speed?: number;
                     /**
                      * @default wav
@@ -6173,6 +6284,8 @@ export interface operations {
                     seed?: number;
                     /** @description Answer 202 with the task id at once; follow progress on /ws */
                     async?: boolean;
+                    /** @description Send the audio while it is synthesized, sentence by sentence (chunked transfer; a WAV has the streaming header with unknown sizes). The task still stores the complete file. Closing the connection cancels the synthesis. Not with `async`. */
+                    stream?: boolean;
                 };
             };
         };
@@ -6391,7 +6504,7 @@ export interface operations {
                     text: string;
                     /** @description BCP-47 language code of the text */
                     language: string;
-                    /** @description 1 is the voice’s normal rate */
+                    /** @description 1 is the voice’s normal rate; engines speak 0.5 to 2, and the rest is stretched afterwards */
                     speed?: number;
                     /**
                      * @default wav
@@ -6403,6 +6516,8 @@ export interface operations {
                     seed?: number;
                     /** @description Answer 202 with the task id at once; follow progress on /ws */
                     async?: boolean;
+                    /** @description Send the audio while it is synthesized, sentence by sentence (chunked transfer; a WAV has the streaming header with unknown sizes). The task still stores the complete file. Closing the connection cancels the synthesis. Not with `async`. */
+                    stream?: boolean;
                 };
             };
         };
@@ -10727,6 +10842,840 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    openAiCreateSpeech: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `tts-1`, `tts-1-hd` or `gpt-4o-mini-tts` (the best installed engine), or an engine: `kokoro`, `kitten`, `vits`, `pico`, `flite`, `festival`, `espeak` */
+                    model: string;
+                    /** @description The text to speak, at most 4096 characters */
+                    input: string;
+                    /** @description GET /v1/audio/voices lists what each OpenAI name speaks with */
+                    voice: string | {
+                        id: string;
+                    };
+                    /** @description Read with the voice-description vocabulary: pitch and pace change the speech; the rest is reported as ignored in X-Instructions */
+                    instructions?: string;
+                    /**
+                     * @description opus is Ogg Opus, aac is ADTS, pcm is raw signed 16-bit little-endian mono at 24 kHz
+                     * @default mp3
+                     * @enum {string}
+                     */
+                    response_format?: "mp3" | "opus" | "aac" | "flac" | "wav" | "pcm";
+                    /** @default 1 */
+                    speed?: number;
+                    /**
+                     * @description `sse`: text/event-stream of speech.audio.delta events (base64 audio) and one speech.audio.done
+                     * @default audio
+                     * @enum {string}
+                     */
+                    stream_format?: "audio" | "sse";
+                };
+            };
+        };
+        responses: {
+            /** @description The audio, sent sentence by sentence as it is synthesized (chunked): mp3 (audio/mpeg), opus (audio/ogg), aac (audio/aac), flac, wav (with the streaming header of unknown size), or pcm (audio/pcm: raw signed 16-bit little-endian mono at 24 kHz); with `stream_format: sse`, text/event-stream events `{"type":"speech.audio.delta","audio":"<base64>"}` then `{"type":"speech.audio.done","usage":{"input_tokens","output_tokens","total_tokens"}}`. */
+            200: {
+                headers: {
+                    /** @description The stored task this audio belongs to */
+                    "X-Task-Id"?: string;
+                    /** @description Sent when instructions were given: `applied=pitch,pace; ignored=gender,cheerful` (ignored words percent-encoded) */
+                    "X-Instructions"?: string;
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": Blob;
+                    "audio/mpeg": Blob;
+                    "audio/ogg": Blob;
+                    "audio/flac": Blob;
+                    "audio/aac": Blob;
+                    "audio/pcm": Blob;
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `text_empty` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `model_not_found`, `voice_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Conflict: `cancelled` */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Payload Too Large: `text_too_long`, `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Unprocessable Entity: `engine_piece_timeout`, `language_not_supported`, `reference_audio_required`, `reference_text_required`, `invalid_style` */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `voice_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Gateway Timeout: `engine_timeout` */
+            504: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+        };
+    };
+    openAiCreateTranscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description `whisper-1`, `gpt-4o-transcribe` or `gpt-4o-mini-transcribe` (the best installed recognizer for the language), or one: `whisper`, `moonshine`, `pocketsphinx` */
+                    model: string;
+                    /** @description ISO-639-1 (or BCP-47); detected when absent */
+                    language?: string;
+                    /** @description Accepted and not used: no installed recognizer takes a prompt */
+                    prompt?: string;
+                    /**
+                     * @description Default json
+                     * @enum {string}
+                     */
+                    response_format?: "json" | "text" | "srt" | "verbose_json" | "vtt";
+                    /** @description Accepted and not used: recognizers decode greedily */
+                    temperature?: number;
+                    /** @description Accepted; verbose_json always carries both segments and words */
+                    "timestamp_granularities[]"?: ("word" | "segment")[];
+                    /** @description Only false: transcripts are answered whole */
+                    stream?: boolean;
+                    /** @description Accepted and not used: no log probabilities here */
+                    "include[]"?: "logprobs"[];
+                    /** @description Accepted and not used: long audio is always cut at pauses */
+                    chunking_strategy?: string;
+                    /**
+                     * Format: binary
+                     * @description The audio
+                     */
+                    file?: Blob;
+                };
+            };
+        };
+        responses: {
+            /** @description The transcript: JSON (json, verbose_json), plain text, SRT or WebVTT, as response_format asks */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        task: "transcribe";
+                        /** @description The language’s English name, lower-case (english) */
+                        language: string;
+                        duration: number;
+                        text: string;
+                        segments: {
+                            id: number;
+                            /** @description The segment’s start in 10 ms frames */
+                            seek: number;
+                            start: number;
+                            end: number;
+                            text: string;
+                            /** @description Always empty: the recognizers report no token ids */
+                            tokens: number[];
+                            /** @description Always 0: greedy decoding */
+                            temperature: number;
+                            /** @description Always 0: not reported by the recognizers */
+                            avg_logprob: number;
+                            /** @description The text’s bytes over its deflated bytes, as Whisper measures it */
+                            compression_ratio: number;
+                            /** @description Always 0: every segment is speech the recognizer heard */
+                            no_speech_prob: number;
+                        }[];
+                        /** @description In order of time */
+                        words: {
+                            word: string;
+                            start: number;
+                            end: number;
+                        }[];
+                        usage: {
+                            /** @enum {string} */
+                            type: "duration";
+                            /** @description Length of the audio */
+                            seconds: number;
+                        };
+                    } | {
+                        text: string;
+                        usage: {
+                            /** @enum {string} */
+                            type: "duration";
+                            /** @description Length of the audio */
+                            seconds: number;
+                        };
+                    };
+                    "text/plain": string;
+                    "application/x-subrip": string;
+                    "text/vtt": string;
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `file_missing`, `too_many_files`, `invalid_multipart`, `request_aborted` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `model_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Conflict: `cancelled` */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type`, `media_unreadable`, `audio_unreadable` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Unprocessable Entity: `engine_piece_timeout`, `language_not_supported` */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Gateway Timeout: `engine_timeout` */
+            504: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+        };
+    };
+    openAiListModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: {
+                            /** @description An OpenAI model id that resolves here (tts-1, whisper-1, …) or an installed engine (pico, whisper, …) */
+                            id: string;
+                            /** @enum {string} */
+                            object: "model";
+                            /** @description Unix seconds: when this service started (Timbre’s models have no release dates) */
+                            created: number;
+                            /** @enum {string} */
+                            owned_by: "timbre";
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+        };
+    };
+    openAiGetModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An OpenAI model id that resolves here (tts-1, whisper-1, …) or an installed engine (pico, whisper, …) */
+                        id: string;
+                        /** @enum {string} */
+                        object: "model";
+                        /** @description Unix seconds: when this service started (Timbre’s models have no release dates) */
+                        created: number;
+                        /** @enum {string} */
+                        owned_by: "timbre";
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `model_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+        };
+    };
+    openAiListVoices: {
+        parameters: {
+            query?: {
+                /** @description Whose mapping of the OpenAI names to show: tts-1 (any alias) or an engine */
+                model?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        voices: {
+                            /** @description What to send as `voice` */
+                            id: string;
+                            name: string;
+                            /**
+                             * @description `openai`: an OpenAI voice name, speaking with voice_id; otherwise a Timbre voice
+                             * @enum {string}
+                             */
+                            kind: "openai" | "preset" | "clone" | "design";
+                            /** @description The Timbre voice it speaks with (an OpenAI name: for English text) */
+                            voice_id: string;
+                            engine: string;
+                            /** @description BCP-47 */
+                            language: string;
+                            gender: ("female" | "male") | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `model_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
         };

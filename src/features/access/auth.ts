@@ -18,9 +18,18 @@ declare module 'fastify' {
 
 export const API_KEY_HEADER = 'x-api-key';
 
+/** `Authorization: Bearer <key>`, the way OpenAI's SDKs and most HTTP clients send a key. */
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/**
+ * The key a request presents: `X-API-Key` first, else an `Authorization: Bearer` token. Neither
+ * header is logged (the request serializer keeps only the method and the redacted URL).
+ */
 function presentedKey(request: FastifyRequest): string | undefined {
   const header = request.headers[API_KEY_HEADER];
   if (typeof header === 'string' && header) return header;
+  const bearer = BEARER.exec(request.headers.authorization ?? '')?.[1];
+  if (bearer) return bearer;
   if (request.routeOptions.config.keyInQuery) {
     const query = request.query as Record<string, unknown> | undefined;
     const fromQuery = query?.api_key;
@@ -48,7 +57,9 @@ export function installAuth(app: FastifyInstance, keys: KeyService): void {
   app.addHook('onRequest', async (request) => {
     const scope = request.routeOptions.config.scope;
     if (!scope) return;
-    const key = keys.authenticate(presentedKey(request));
+    const presented = presentedKey(request);
+    if (!presented) throw new ApiError(401, 'missing_api_key', 'Send an API key in the X-API-Key header or as Authorization: Bearer <key>');
+    const key = keys.authenticate(presented);
     if (!key.scopes.includes(scope)) {
       throw new ApiError(403, 'insufficient_scope', `This key lacks the scope ${scope}`, {
         required_scope: scope,

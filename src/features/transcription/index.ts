@@ -1,2 +1,4 @@
 export { transcribeRoutes } from './routes.js';
-export { TranscriptionService, installedRecognizers, recognizerFor } from './service.js';
+export { assetTranscription } from './asset-request.js';
+export { renderTextTranscript, TEXT_TRANSCRIPT_FORMATS, type TextTranscriptFormat } from './formats.js';
+export { TranscriptionService, installedRecognizers, recognizerFor, type TranscriptionResult } from './service.js';

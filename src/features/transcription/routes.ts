@@ -5,7 +5,8 @@ import type { Config } from '../../platform/config.js';
 import { ApiError } from '../../platform/errors.js';
 import { uploadTempDir, type AssetService } from '../assets/index.js';
 import { TranscriptionResultSchema, type Timestamps, type TranscriptionResult, type TranscriptionService } from './service.js';
-import { toSrt, toVtt } from '../../platform/text/subtitles.js';
+import { renderTextTranscript } from './formats.js';
+import { assetTranscription } from './asset-request.js';
 import { callerOf } from '../access/index.js';
 import { LANGUAGE_TAG } from '../../platform/http/schemas.js';
 import { JOB_ERRORS, UPLOAD_ERRORS, withErrors } from '../../platform/http/responses.js';
@@ -108,30 +109,15 @@ export const transcribeRoutes: FastifyPluginAsyncTypebox<{ transcription: Transc
     handler: async (request, reply) => {
       const keyId = callerOf(request).keyId;
       const { asset, options } = await input(request, keyId);
-      const result = await transcription.transcribe(
-        {
-          path: assets.absolutePath(asset),
-          duration: asset.duration ?? 0,
-          language: options.language,
-          timestamps: options.format === 'srt' || options.format === 'vtt' ? 'segment' : options.timestamps,
-        },
-        keyId,
-      );
+      const timestamps = options.format === 'srt' || options.format === 'vtt' ? 'segment' : options.timestamps;
+      const result = await transcription.transcribe(assetTranscription(assets, asset, { language: options.language, timestamps }), keyId);
       return send(reply, options.format, result, asset.id);
     },
   });
 };
 
 function send(reply: import('fastify').FastifyReply, format: Options['format'], result: TranscriptionResult, assetId: string) {
-  const cues = result.segments.map((segment) => ({ start: segment.start, end: segment.end, text: segment.text.trim() }));
-  switch (format) {
-    case 'text':
-      return reply.type('text/plain; charset=utf-8').send(`${result.text}\n`);
-    case 'srt':
-      return reply.type('application/x-subrip; charset=utf-8').send(toSrt(cues));
-    case 'vtt':
-      return reply.type('text/vtt; charset=utf-8').send(toVtt(cues));
-    default:
-      return reply.type('application/json; charset=utf-8').send(JSON.stringify({ ...result, asset_id: assetId }));
-  }
+  if (format === 'json') return reply.type('application/json; charset=utf-8').send(JSON.stringify({ ...result, asset_id: assetId }));
+  const { contentType, body } = renderTextTranscript(format, result);
+  return reply.type(contentType).send(body);
 }

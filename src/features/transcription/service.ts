@@ -26,6 +26,8 @@ const TranscriptionRequestSchema = Type.Object({
   duration: Type.Number(),
   language: Type.Optional(Type.String()),
   timestamps: TimestampsSchema,
+  /** One installed recognizer to use (an engine id); the best installed one for the language when absent. */
+  recognizer: Type.Optional(Type.String()),
 });
 export type TranscriptionRequest = Static<typeof TranscriptionRequestSchema>;
 
@@ -59,7 +61,7 @@ export class TranscriptionService {
   }
 
   private async run(request: TranscriptionRequest, context: JobRunContext): Promise<TranscriptionResult> {
-    const recognizer = await this.chooseRecognizer(request.language);
+    const recognizer = await this.chooseRecognizer(request.language, request.recognizer);
     const vad = await this.available('silero-vad');
     const segments: TranscriptSegment[] = [];
     let language = request.language ?? recognizer.languages[0] ?? 'und';
@@ -89,8 +91,14 @@ export class TranscriptionService {
     };
   }
 
-  private async chooseRecognizer(language: string | undefined): Promise<EngineCapabilities> {
-    const installed = await installedRecognizers(this.deps.engines, this.deps.modelsDir);
+  /** The recognizers that can run here, best first (engine ids). */
+  async installed(): Promise<string[]> {
+    const available = await Promise.all(RECOGNIZERS.map(async (id) => ((await this.available(id)) ? [id] : [])));
+    return available.flat();
+  }
+
+  private async chooseRecognizer(language: string | undefined, only: string | undefined): Promise<EngineCapabilities> {
+    const installed = await installedRecognizers(this.deps.engines, this.deps.modelsDir, only ? [only] : RECOGNIZERS);
     const able = recognizerFor(installed, language);
     if (!able) {
       throw new ApiError(422, 'language_not_supported', `No installed recognizer handles ${language}`, {

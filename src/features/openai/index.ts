@@ -1,0 +1,22 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AssetService } from '../assets/index.js';
+import type { TranscriptionService } from '../transcription/index.js';
+import { modelRoutes } from './model-routes.js';
+import type { OpenAiService } from './service.js';
+import { speechRoutes } from './speech-routes.js';
+import { transcriptionRoutes } from './transcription-routes.js';
+
+export { installOpenAiErrors, OpenAiErrorEnvelopeSchema } from './errors.js';
+export { OpenAiService } from './service.js';
+
+/** OpenAI's audio API on /v1: speech, transcriptions, models and voices. */
+export const openAiRoutes: FastifyPluginAsync<{
+  openai: OpenAiService;
+  transcription: Pick<TranscriptionService, 'transcribe'>;
+  assets: AssetService;
+  dataDir: string;
+}> = async (app, { openai, transcription, assets, dataDir }) => {
+  await app.register(speechRoutes, { openai });
+  await app.register(transcriptionRoutes, { openai, transcription, assets, dataDir });
+  await app.register(modelRoutes, { openai });
+};

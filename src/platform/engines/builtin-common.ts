@@ -148,7 +148,7 @@ export function createBuiltinSynthesizer(engine: BuiltinEngine, options: Builtin
           throw new EngineError('engine_failed', `${voice.id} gave ${result.pcm.sampleRate} Hz, expected ${voice.sampleRate} Hz`);
         }
         const placed = joined.add(result);
-        context.audio?.(placed);
+        await context.audio?.(placed);
         context.progress((index + 1) / pieces.length, 'synthesizing');
       }
       return joined.result();

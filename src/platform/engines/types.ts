@@ -62,9 +62,11 @@ export interface JobContext {
   /**
    * Present when the caller streams: an engine that synthesizes piece by piece hands each piece
    * here as soon as it is ready, in order, its timings relative to the start of the whole result.
-   * The whole result is still returned at the end.
+   * The whole result is still returned at the end. An engine that can wait should await the answer
+   * before the next piece: it settles once the piece has left, which a blocking engine otherwise
+   * keeps from happening until it is done.
    */
-  audio?(piece: SynthesisResult): void;
+  audio?(piece: SynthesisResult): void | Promise<void>;
 }
 
 export interface SynthesisRequest {

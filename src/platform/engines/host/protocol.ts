@@ -1,10 +1,11 @@
 /**
  * Messages between the server (the supervisor) and an engine host process. Sent over Node IPC with
- * the structured-clone ("advanced") serialization, so typed arrays cross as they are. A worker on
- * another machine would speak the same messages over another transport.
+ * the structured-clone ("advanced") serialization, so typed arrays cross as they are; the host's
+ * large sample arrays go beside them as frames (sample-frames.ts). A worker on another machine would
+ * speak the same messages over another transport.
  */
-import type { SynthesisResult } from '../types.js';
 import type { EngineCall } from './calls.js';
+import type { FramePlace } from './sample-frames.js';
 
 /** A call of an engine method; `args` are that method's parameters without the JobContext. `stream`: send each piece of audio as it is ready. */
 export type RunMessage = { type: 'run'; id: number; engine: string; stream?: boolean } & EngineCall;
@@ -30,17 +31,21 @@ export interface ProgressMessage {
   stage?: string;
 }
 
-/** A piece of a streamed synthesis (see JobContext.audio). */
+/** A piece of a streamed synthesis (see JobContext.audio); checked as a synthesis result when it arrives. */
 export interface AudioMessage {
   type: 'audio';
   id: number;
-  piece: SynthesisResult;
+  piece: unknown;
+  /** The piece's samples, sent as frames. */
+  frames: FramePlace[];
 }
 
 export interface ResultMessage {
   type: 'result';
   id: number;
   value: unknown;
+  /** Large sample arrays of the value, sent as frames. */
+  frames: FramePlace[];
   /** Engines loaded in the host after this job, for the status page. */
   loaded: string[];
 }

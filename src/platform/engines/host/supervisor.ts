@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { EngineClient, type CallOptions, type EngineCall, type EngineMethod, type EngineResult } from './calls.js';
 import type { FromHost, ToHost } from './protocol.js';
 import { isResultOf } from './results.js';
+import { FrameReader } from './sample-frames.js';
+import { Readable } from 'node:stream';
 import { EngineError } from '../../errors.js';
 
 export interface EngineHostOptions {
@@ -35,6 +37,9 @@ interface Job {
 interface HostProcess {
   child: ChildProcess;
   ready: Promise<void>;
+  frames: FrameReader;
+  /** Messages are handled one after another: one waiting for its frames holds back those after it. */
+  inbox: Promise<void>;
   job?: Job;
   /** Why the supervisor killed this host, so the running job fails with that reason. */
   killedFor?: EngineError;
@@ -163,7 +168,7 @@ export class EngineHost extends EngineClient {
     const child = fork(WORKER, [], {
       execArgv: ['--import', 'tsx'],
       serialization: 'advanced',
-      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc', 'pipe'],
       env: {
         ...process.env,
         TIMBRE_MODELS_DIR: this.options.modelsDir,
@@ -175,31 +180,38 @@ export class EngineHost extends EngineClient {
     // Native libraries print to stdout; the service's stdout is reserved for its own address line.
     child.stdout?.pipe(process.stderr);
     let markReady: () => void = () => undefined;
-    const host: HostProcess = { child, ready: new Promise<void>((resolve) => (markReady = resolve)) };
+    const pipe = child.stdio[4];
+    if (!(pipe instanceof Readable)) throw new Error('The engine host was started without its sample pipe');
+    const ready = new Promise<void>((resolve) => (markReady = resolve));
+    const host: HostProcess = { child, ready, frames: new FrameReader(pipe), inbox: Promise.resolve() };
     child.on('message', (message: FromHost) => {
       if (message.type === 'ready') markReady();
-      else this.receive(host, message);
+      // A host that dies with frames unsent fails its job on exit; the message waiting for them is dropped.
+      else host.inbox = host.inbox.then(() => this.receive(host, message)).catch(() => undefined);
     });
     child.once('exit', (code, signal) => this.onExit(host, code, signal));
     this.hosts.push(host);
     return host;
   }
 
-  private receive(host: HostProcess, message: Exclude<FromHost, { type: 'ready' }>): void {
-    const job = host.job;
-    if (!job || job.id !== message.id) return;
+  private async receive(host: HostProcess, message: Exclude<FromHost, { type: 'ready' }>): Promise<void> {
+    if (host.job?.id !== message.id) return;
     if (message.type === 'progress') {
-      job.options.onProgress?.(message.fraction, message.stage);
+      host.job.options.onProgress?.(message.fraction, message.stage);
       return;
     }
     if (message.type === 'audio') {
+      const piece = await host.frames.attach(message.piece, message.frames);
       // Checked like a result: a host sending something else is not passed on.
-      if (isResultOf('synthesize', message.piece)) job.options.onAudio?.(message.piece);
+      if (host.job?.id === message.id && isResultOf('synthesize', piece)) host.job.options.onAudio?.(piece);
       return;
     }
+    const value = message.type === 'result' ? await host.frames.attach(message.value, message.frames) : undefined;
+    const job = host.job;
+    if (job?.id !== message.id) return;
     this.loaded = message.loaded;
     this.finish(host);
-    if (message.type === 'result') job.resolve(message.value);
+    if (message.type === 'result') job.resolve(value);
     else job.reject(new EngineError(message.error.code, message.error.message, message.error.details));
     this.dispatch();
   }

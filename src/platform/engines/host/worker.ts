@@ -7,7 +7,9 @@ import type { JobContext } from '../types.js';
 import { invokeEngine } from './calls.js';
 import { LoadedEngines } from './loaded-engines.js';
 import type { FromHost, RunMessage, ToHost } from './protocol.js';
+import { FRAME_PIPE_FD, FrameWriter, type FramePlace } from './sample-frames.js';
 import { EngineError } from '../../errors.js';
+import { Socket } from 'node:net';
 
 const modelsDir = process.env.TIMBRE_MODELS_DIR ?? '';
 const idleMs = Number(process.env.TIMBRE_ENGINE_IDLE_SECONDS ?? 300) * 1000;
@@ -18,8 +20,28 @@ const pieceSeconds = process.env.TIMBRE_ENGINE_PIECE_SECONDS;
 const engines = new LoadedEngines(descriptors, idleMs, pieceSeconds ? { pieceTimeoutMs: Number(pieceSeconds) * 1000 } : undefined);
 const running = new Map<number, AbortController>();
 
-function send(message: FromHost): void {
-  process.send?.(message);
+const frames = new FrameWriter(new Socket({ fd: FRAME_PIPE_FD, readable: false, writable: true }));
+let outbox = Promise.resolve();
+
+/**
+ * Sends messages in order, resolving once a message is written: a streaming engine waits for that
+ * before its next piece. A message may still be in the making (its frames being written) when queued.
+ */
+function send(message: FromHost | Promise<FromHost>): Promise<void> {
+  const making = Promise.resolve(message);
+  making.catch(() => undefined); // its failure is the send's, seen when its turn comes
+  const sent = outbox.then(async () => {
+    const ready = await making;
+    await new Promise<void>((resolve) => (process.send ? process.send(ready, undefined, undefined, () => resolve()) : resolve()));
+  });
+  outbox = sent.catch(() => undefined);
+  return sent;
+}
+
+/** A message whose value's large sample arrays are written as frames first. */
+async function framed(value: unknown, message: (detached: unknown, places: FramePlace[]) => FromHost): Promise<FromHost> {
+  const detached = await frames.detach(value);
+  return message(detached.value, detached.frames);
 }
 
 function describeError(error: unknown, signal: AbortSignal): { code: string; message: string; details: Record<string, unknown> } {
@@ -33,15 +55,16 @@ async function run(message: RunMessage): Promise<void> {
   running.set(message.id, controller);
   const context: JobContext = {
     signal: controller.signal,
-    progress: (fraction, stage) => send({ type: 'progress', id: message.id, fraction, stage }),
+    progress: (fraction, stage) => void send({ type: 'progress', id: message.id, fraction, stage }),
   };
-  if (message.stream) context.audio = (piece) => send({ type: 'audio', id: message.id, piece });
+  if (message.stream)
+    context.audio = (piece) => send(framed(piece, (detached, places) => ({ type: 'audio', id: message.id, piece: detached, frames: places })));
   try {
     const value = await engines.with(message.engine, (engine) => invokeEngine(engine, message, context));
     if (controller.signal.aborted) throw controller.signal.reason;
-    send({ type: 'result', id: message.id, value, loaded: engines.loaded() });
+    await send(framed(value, (detached, places) => ({ type: 'result', id: message.id, value: detached, frames: places, loaded: engines.loaded() })));
   } catch (error) {
-    send({ type: 'error', id: message.id, error: describeError(error, controller.signal), loaded: engines.loaded() });
+    await send({ type: 'error', id: message.id, error: describeError(error, controller.signal), loaded: engines.loaded() });
   } finally {
     running.delete(message.id);
   }
@@ -61,4 +84,4 @@ process.on('message', (message: ToHost) => {
   else if (message.type === 'fault' && faultsEnabled) fault(message.fault);
 });
 process.on('disconnect', () => process.exit(0));
-send({ type: 'ready' });
+void send({ type: 'ready' });

@@ -59,7 +59,7 @@ export function engineFailed(error: unknown, signal: AbortSignal): unknown {
 function ttsProgress(context: JobContext, sampleRate: number): (info: { samples: Float32Array; progress: number }) => boolean {
   return ({ samples, progress }) => {
     if (context.signal.aborted) return false;
-    if (context.audio && samples.length > 0) context.audio({ pcm: { samples: Float32Array.from(samples), sampleRate } });
+    if (context.audio && samples.length > 0) void context.audio({ pcm: { samples: Float32Array.from(samples), sampleRate } });
     context.progress(Math.min(Math.max(progress, 0), 1), 'synthesizing');
     return true;
   };

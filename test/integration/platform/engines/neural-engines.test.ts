@@ -99,7 +99,7 @@ describe('Kokoro (stand-in model, real voices.bin and tokens.txt)', () => {
 
   test('a streaming caller gets each sentence as it is generated, together the whole audio', async () => {
     const pieces: Pcm[] = [];
-    const context: JobContext = { ...job(), audio: (piece) => pieces.push(piece.pcm) };
+    const context: JobContext = { ...job(), audio: (piece) => void pieces.push(piece.pcm) };
     const { pcm } = await kokoro.synthesize({ text: 'Hello world. This is a test. And a third one.', voice: 'kokoro:am_adam' }, context);
     assert.ok(pieces.length >= 2, `${pieces.length} pieces`);
     assert.equal(

@@ -85,7 +85,7 @@ export function createPicoSynthesizer(options: BuiltinOptions = {}): Synthesizer
     const language = (await installed()).get(job.voice.id.slice('pico:'.length));
     if (!language) throw new EngineError('voice_not_found', `No pico voice ${job.voice.id}`, { voice: job.voice.id });
     const pico = await hold.get();
-    const samples = await pico.speak(language, withMarkup(job.text, job.speed, job.pitch), job.signal);
+    const samples = await pico.speak(language, withMarkup(job.text, job.speed, job.pitch), job.signal, job.index === 0);
     if (samples.length === 0) throw new EngineError('engine_failed', 'pico produced no audio', { voice: job.voice.id });
     return { pcm: { samples: toFloat(samples), sampleRate: SAMPLE_RATE } };
   }

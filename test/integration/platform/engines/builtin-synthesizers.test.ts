@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { durationOf, rms } from '../../../../src/platform/audio/pcm.js';
+import { parseWav } from '../../../../src/platform/audio/wav.js';
 import type { BuiltinOptions } from '../../../../src/platform/engines/builtin-common.js';
 import { createEspeakSynthesizer, espeakEngine, parsePho } from '../../../../src/platform/engines/espeak.js';
 import { createFestivalSynthesizer, festivalEngine } from '../../../../src/platform/engines/festival.js';
@@ -263,6 +264,17 @@ const picoAvailable = prepared.find((entry) => entry.engine === 'pico')?.availab
 describe('pico through libttspico', { skip: picoAvailable?.available ? false : picoAvailable?.reason }, () => {
   const synthesizer = createPicoSynthesizer({ tempRoot });
   after(() => synthesizer.dispose?.());
+
+  test('a request sounds exactly as pico2wave says it, whatever was spoken before', async () => {
+    await synthesizer.synthesize({ text: 'Something else first, to leave the engine in another state.', voice: 'pico:en-US' }, context());
+    const text = SENTENCES.en!;
+    const ours = (await synthesizer.synthesize({ text, voice: 'pico:en-US' }, context())).pcm.samples;
+    const file = join(tempRoot, 'pico2wave.wav');
+    await runProgram('pico2wave', ['-l', 'en-US', '-w', file, text]);
+    const theirs = parseWav(readFileSync(file)).samples;
+    assert.ok(ours.length >= theirs.length, `${ours.length} samples, pico2wave ${theirs.length}`);
+    assert.deepEqual(ours.subarray(0, theirs.length), theirs);
+  });
 
   test('switching languages between calls: each speaks the same again', async () => {
     await assertSwitching(synthesizer, ['pico:en-US', 'pico:de-DE', 'pico:en-US', 'pico:fr-FR', 'pico:de-DE'], SENTENCES.en!);

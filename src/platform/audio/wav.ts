@@ -136,10 +136,12 @@ export function floatFromInt16(samples: Int16Array): Float32Array {
 export const UNKNOWN_WAV_SIZE = 0xffffffff;
 
 /** The 44-byte header of a mono WAV with `dataSize` bytes of samples (UNKNOWN_WAV_SIZE while streaming). */
+const WAV_HEADER_BYTES = 44;
+
 export function wavHeader(sampleRate: number, encoding: 'pcm16' | 'float32', dataSize: number): Buffer {
   const float = encoding === 'float32';
   const bytes = float ? 4 : 2;
-  const header = Buffer.alloc(44);
+  const header = Buffer.alloc(WAV_HEADER_BYTES);
   header.write('RIFF', 0, 'ascii');
   header.writeUInt32LE(dataSize === UNKNOWN_WAV_SIZE ? UNKNOWN_WAV_SIZE : 36 + dataSize, 4);
   header.write('WAVE', 8, 'ascii');
@@ -160,21 +162,28 @@ export function wavHeader(sampleRate: number, encoding: 'pcm16' | 'float32', dat
  * Samples as signed 16-bit little-endian bytes, clipped to full scale and rounded half away from
  * zero. Written as one tight loop: it runs on every second of audio the service answers.
  */
-export function pcm16Bytes(samples: Float32Array): Buffer {
-  const out = new Int16Array(samples.length);
+export function pcm16Bytes(samples: Float32Array, leadingBytes = 0): Buffer {
+  // One allocation with room for a header in front (an even number of bytes): no copy to add one.
+  const bytes = new ArrayBuffer(leadingBytes + samples.length * 2);
+  const out = new Int16Array(bytes, leadingBytes, samples.length);
   for (let index = 0; index < samples.length; index++) {
     const scaled = samples[index]! * 32768;
     const clipped = scaled > 32767 ? 32767 : scaled < -32768 ? -32768 : scaled;
     // Int16Array stores by truncating toward zero, so the half goes away from zero first.
     out[index] = clipped < 0 ? clipped - 0.5 : clipped + 0.5;
   }
-  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  return Buffer.from(bytes);
 }
 
 /** Writes mono PCM as WAV, 16-bit integer (default) or 32-bit float. */
 export function encodeWav(pcm: Pcm, encoding: 'pcm16' | 'float32' = 'pcm16'): Buffer {
-  const clipped = encoding === 'float32' ? float32Bytes(pcm.samples) : pcm16Bytes(pcm.samples);
-  return Buffer.concat([wavHeader(pcm.sampleRate, encoding, clipped.length), clipped]);
+  if (encoding === 'float32') {
+    const clipped = float32Bytes(pcm.samples);
+    return Buffer.concat([wavHeader(pcm.sampleRate, encoding, clipped.length), clipped]);
+  }
+  const wav = pcm16Bytes(pcm.samples, WAV_HEADER_BYTES);
+  wavHeader(pcm.sampleRate, encoding, wav.length - WAV_HEADER_BYTES).copy(wav, 0);
+  return wav;
 }
 
 function float32Bytes(samples: Float32Array): Buffer {

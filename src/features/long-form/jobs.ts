@@ -34,6 +34,8 @@ export const TAKE_JOB = jobKind('chunk-take', SpeakTakeSchema, { resumable: true
 export const MERGE_JOB = jobKind('merge', MergeRequestSchema);
 
 const PREFIX = 'preset:';
+/** Chunks handed to the engine beyond the one being stored: one keeps the engine busy, more only queue. */
+const CHUNKS_AHEAD = 1;
 
 function selectedTake(chunk: ChunkRecord): TakeRecord {
   return chunk.takes.find((take) => take.take === chunk.selectedTake)!;
@@ -45,15 +47,18 @@ export class LongFormJobs {
 
   /**
    * Speaks, in order, every chunk whose selected take has no audio yet: all of them on the first
-   * run, and after a restart those the stop cut short (finished takes keep their files). A chunk
-   * that fails is recorded and the others still speak; the job then fails naming the failed
-   * chunks. When the job ends early (cancelled, disk full) the takes it did not reach end with it,
-   * so no take stays pending with nothing left to speak it.
+   * run, and after a restart those the stop cut short (finished takes keep their files). The next
+   * chunk is already with the engine while one is encoded and stored (CHUNKS_AHEAD), so the engine
+   * never waits for the disk. A chunk that fails is recorded and the others still speak; the job
+   * then fails naming the failed chunks. When the job ends early (cancelled, disk full) the takes
+   * it did not reach end with it, so no take stays pending with nothing left to speak it.
    */
   async speakPending(payload: Static<typeof SpeakPendingSchema>, context: JobRunContext): Promise<Record<string, unknown>> {
     const chunks = this.deps.chunks.listForTask(payload.taskId);
     const failed: number[] = [];
     let duration = 0;
+    let stopped: { error: unknown } | undefined;
+    const inFlight: Promise<void>[] = [];
     for (const [position, chunk] of chunks.entries()) {
       const take = selectedTake(chunk);
       if (await this.hasAudio(take)) {
@@ -61,16 +66,26 @@ export class LongFormJobs {
         continue;
       }
       const span = { from: position / chunks.length, to: (position + 1) / chunks.length, extra: { chunk_index: chunk.index } };
-      try {
-        const spoken = await this.speak(take, payload.speed, context, span);
-        if (spoken === undefined) failed.push(chunk.index);
-        else duration += spoken;
-      } catch (error) {
-        this.endUnreached(chunks.slice(position + 1), context.signal.aborted ? { state: 'cancelled' } : { state: 'failed', error: toJobError(error) });
-        throw error;
-      }
+      // Settled here, never rejected: a rejection waiting behind another chunk would go unhandled.
+      const spoken = this.speak(take, payload.speed, context, span).then(
+        (seconds) => (seconds === undefined ? void failed.push(chunk.index) : void (duration += seconds)),
+        (error: unknown) => void (stopped ??= { error }),
+      );
+      inFlight.push(spoken);
+      if (inFlight.length > CHUNKS_AHEAD) await inFlight.shift();
+      if (stopped) break;
     }
-    if (failed.length > 0) throw new EngineError('chunks_failed', `Chunks ${failed.join(', ')} failed; regenerate them`, { chunks: failed });
+    await Promise.all(inFlight);
+    if (stopped) {
+      // Read again: the list above says what each take was before this run spoke it.
+      this.endUnreached(
+        this.deps.chunks.listForTask(payload.taskId),
+        context.signal.aborted ? { state: 'cancelled' } : { state: 'failed', error: toJobError(stopped.error) },
+      );
+      throw stopped.error;
+    }
+    if (failed.length > 0)
+      throw new EngineError('chunks_failed', `Chunks ${failed.sort((a, b) => a - b).join(', ')} failed; regenerate them`, { chunks: failed });
     // One file exists only once the chunks are merged (merge-chunks); until then each chunk has its own.
     return { task_id: payload.taskId, chunks: chunks.length, duration: roundTo(duration, 3), audio_url: null };
   }

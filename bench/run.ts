@@ -46,7 +46,7 @@ printTable('Engine host overhead (short sentence, mean of 10)', overhead);
 
 const service = await benchService();
 printTable(
-  'The service against each voice’s own command line, 2,000 characters, median of 3 interleaved rounds (ratio = service / bare; first_byte = first streamed audio byte; share = of the streamed request; stages of the one-piece task in ms)',
+  'The service against each voice’s own command line, 2,000 characters, 5 interleaved rounds (medians; ratio = service / bare in the same round; first_byte = first streamed audio byte; share = of the streamed request; stages of the one-piece task in ms)',
   service,
 );
 

@@ -1,7 +1,7 @@
 import type { TypeObject } from 'koffi';
 import { EngineError } from '../../errors.js';
 import { EVENT_LIST_TERMINATED, decodeEvent, type EspeakEvent, type EventLayout } from './espeak-events.js';
-import { type Koffi, type LibraryHandle, type Pointer, SampleBuffer, SerialLock, openLibrary } from './library.js';
+import { type Koffi, type LibraryHandle, type Pointer, SampleBuffer, SerialLock, keepDescriptorsFromChildren, openLibrary } from './library.js';
 
 /**
  * eSpeak NG through libespeak-ng, in synchronous mode: espeak_Synth returns once the text is spoken,
@@ -187,6 +187,8 @@ export class EspeakSession {
     // As the espeak-ng program does: a language (`fr-fr`) that names no voice selects that language's voice.
     if (status !== 0) status = this.api.setVoiceByProperties({ ...NO_VOICE, languages: name });
     this.check('espeak_SetVoiceByName', status, { voice: name });
+    // An MBROLA voice has just started `mbrola` with pipes any later program would inherit.
+    if (name.startsWith('mb-')) keepDescriptorsFromChildren(this.koffi);
     this.voice = { name, sampleRate: this.api.sampleRate() };
     return this.voice.sampleRate;
   }

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import type koffiModule from 'koffi';
 import type { LibraryHandle } from 'koffi';
 import { EngineError } from '../../errors.js';
@@ -164,4 +165,25 @@ export function toFloat(samples: Int16Array): Float32Array {
   const floats = new Float32Array(samples.length);
   for (let i = 0; i < samples.length; i++) floats[i] = (samples[i] ?? 0) / 32768;
   return floats;
+}
+
+const F_GETFD = 1;
+const F_SETFD = 2;
+const FD_CLOEXEC = 1;
+let fcntl: ((fd: number, command: number, ...rest: unknown[]) => number) | undefined;
+
+/**
+ * Marks every descriptor of this process above stderr close-on-exec. A library that starts a
+ * program of its own (libespeak-ng starts `mbrola`) opens its pipes without that flag, so every
+ * program started afterwards (festival) would hold them too: `mbrola` then never sees the end of
+ * its input, and the library waits forever for it to exit on the next voice change.
+ */
+export function keepDescriptorsFromChildren(koffi: Koffi): void {
+  fcntl ??= koffi.load('libc.so.6').func('int fcntl(int fd, int cmd, ...)');
+  for (const name of readdirSync('/proc/self/fd')) {
+    const fd = Number(name);
+    if (!Number.isInteger(fd) || fd <= 2) continue;
+    const flags = fcntl(fd, F_GETFD);
+    if (flags >= 0 && (flags & FD_CLOEXEC) === 0) fcntl(fd, F_SETFD, 'int', flags | FD_CLOEXEC);
+  }
 }

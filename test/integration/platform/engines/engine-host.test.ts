@@ -80,6 +80,15 @@ describe('engine host supervision', () => {
     assert.ok(host.status().loaded_engines.includes('espeak'));
   });
 
+  test('warm engines that start programs leave each other alone: MBROLA changes voice after Festival started', async () => {
+    // Festival started after `mbrola` once inherited its pipes, and libespeak-ng then waited forever for
+    // `mbrola` to exit on the next voice change: here the host's time limit would end that job.
+    const say = (voice: string) => host.synthesize(voice.split(':')[0]!, { text: 'Hello there, how are you.', voice }, { timeoutMs: 20_000 });
+    for (const voice of ['espeak:mb-us3', 'festival:kal_diphone', 'espeak:mb-us1', 'festival:kal_diphone', 'espeak:mb-us3']) {
+      assert.ok((await say(voice)).pcm.samples.length > 0, voice);
+    }
+  });
+
   test('a native crash fails that job with engine_crashed and the next job succeeds', async () => {
     assert.equal(await failureCode(host.fault('crash')), 'engine_crashed');
     assert.ok((await speak(host)).pcm.samples.length > 0);

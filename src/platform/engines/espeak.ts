@@ -4,9 +4,10 @@ import { createBuiltinSynthesizer, probeInstalled, runEngineProgram, type Builti
 import { ESPEAK_LANGUAGES, MBROLA_VOICES, espeakEntry, voiceInfo } from './builtin-voices.js';
 import type { Availability, EngineCapabilities, EngineDescriptor, Gender, PhonemeTiming, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
 import { EngineError } from '../errors.js';
+import { floatFromInt16 } from '../audio/wav.js';
 import { MBROLA_DELAY_SAMPLES, phonemeTimings, wordTimings, type TimingInput } from './native/espeak-events.js';
 import { ESPEAK_LIBRARY, ESPEAK_PACKAGE, espeakSession } from './native/libespeak.js';
-import { probeLibrary, toFloat } from './native/library.js';
+import { probeLibrary } from './native/library.js';
 
 /**
  * eSpeak NG: formant voices (22050 Hz) for many languages, with word and phoneme timings, and
@@ -126,7 +127,7 @@ export function createEspeakSynthesizer(options: BuiltinOptions = {}): Synthesiz
       totalSamples: output.samples.length,
       delaySamples: mbrola ? MBROLA_DELAY_SAMPLES : 0,
     };
-    const pcm = { samples: toFloat(output.samples), sampleRate: output.sampleRate };
+    const pcm = { samples: floatFromInt16(output.samples), sampleRate: output.sampleRate };
     return mbrola ? { pcm, phonemes: phonemeTimings(timing) } : { pcm, words: wordTimings(timing), phonemes: phonemeTimings(timing) };
   }
 

@@ -3,8 +3,9 @@ import { FLITE_VOICES, installedVoices } from './builtin-voices.js';
 import type { Availability, EngineCapabilities, EngineDescriptor, PhonemeTiming, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
 import { asciiPlainText } from './builtin-text.js';
 import { EngineError } from '../errors.js';
+import { floatFromInt16 } from '../audio/wav.js';
 import { FLITE_LIBRARY, FLITE_PACKAGE, FliteSession, voiceLibrary, type FliteFeatures, type FliteSegment } from './native/libflite.js';
-import { SessionHold, SharedSession, probeLibrary, toFloat } from './native/library.js';
+import { SessionHold, SharedSession, probeLibrary } from './native/library.js';
 
 /**
  * Flite: CMU's small engine, 16 kHz English voices. It runs in this process through libflite and
@@ -94,7 +95,7 @@ export function createFliteSynthesizer(options: BuiltinOptions = {}): Synthesize
     const flite = await hold.get();
     const speech = await flite.speak(name, job.text, (own) => pieceFeatures(name, job.speed, job.pitch, own.duration_stretch), job.signal);
     if (speech.samples.length === 0) throw new EngineError('engine_failed', 'flite produced no audio', { voice: job.voice.id });
-    return { pcm: { samples: toFloat(speech.samples), sampleRate: speech.sampleRate }, phonemes: segmentTimings(speech.segments) };
+    return { pcm: { samples: floatFromInt16(speech.samples), sampleRate: speech.sampleRate }, phonemes: segmentTimings(speech.segments) };
   }
 
   const engine = { capabilities, discoverVoices, prepareText: asciiPlainText, renderPiece, dispose: () => hold.dispose() };

@@ -6,8 +6,9 @@ import { PICO_VOICES, voiceInfo } from './builtin-voices.js';
 import type { Availability, EngineCapabilities, EngineDescriptor, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
 import { stripAngleBrackets } from './builtin-text.js';
 import { EngineError } from '../errors.js';
+import { floatFromInt16 } from '../audio/wav.js';
 import { PICO_LIBRARY, PICO_PACKAGE, PicoSession, type PicoLanguage } from './native/libpico.js';
-import { SessionHold, SharedSession, probeLibrary, toFloat } from './native/library.js';
+import { SessionHold, SharedSession, probeLibrary } from './native/library.js';
 
 /**
  * SVOX Pico: six fixed languages, one female voice each, 16 kHz. It runs in this process through
@@ -87,7 +88,7 @@ export function createPicoSynthesizer(options: BuiltinOptions = {}): Synthesizer
     const pico = await hold.get();
     const samples = await pico.speak(language, withMarkup(job.text, job.speed, job.pitch), job.signal, job.index === 0);
     if (samples.length === 0) throw new EngineError('engine_failed', 'pico produced no audio', { voice: job.voice.id });
-    return { pcm: { samples: toFloat(samples), sampleRate: SAMPLE_RATE } };
+    return { pcm: { samples: floatFromInt16(samples), sampleRate: SAMPLE_RATE } };
   }
 
   const engine = { capabilities, discoverVoices, prepareText: groupLongDigitRuns, renderPiece, dispose: () => hold.dispose() };

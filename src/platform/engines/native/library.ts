@@ -160,13 +160,6 @@ export class SampleBuffer {
   }
 }
 
-/** Mono float samples in [-1, 1] from 16-bit ones. */
-export function toFloat(samples: Int16Array): Float32Array {
-  const floats = new Float32Array(samples.length);
-  for (let i = 0; i < samples.length; i++) floats[i] = (samples[i] ?? 0) / 32768;
-  return floats;
-}
-
 const F_GETFD = 1;
 const F_SETFD = 2;
 const FD_CLOEXEC = 1;

@@ -73,15 +73,15 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationS
           const body = await streamingBody(audio);
           return reply.header('x-task-id', task.id).type(contentType()).send(body);
         }
-        const { task, job } = await generation.submit(type, input, callerOf(request).keyId);
         if (request.body.async) {
+          const { task, job } = await generation.submit(type, input, callerOf(request).keyId);
           return reply
             .code(202)
             .send({ task_id: task.id, job_id: job.id, status: job.state, task_url: `/api/tasks/${task.id}`, audio_url: `/api/tasks/${task.id}/audio` });
         }
-        const done = await generation.finish(task.id, job.id);
+        const done = await generation.speak(type, input, callerOf(request).keyId);
         return reply
-          .header('x-task-id', task.id)
+          .header('x-task-id', done.task.id)
           .header('x-audio-duration', String(done.task.duration ?? 0))
           .type(done.contentType)
           .send(done.audio);

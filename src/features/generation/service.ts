@@ -89,6 +89,16 @@ class LiveAudio implements AudioSink {
   }
 }
 
+/**
+ * A request of this process waiting on its synthesis: it may stream the audio as it is made, and
+ * is handed the stored file's bytes so that it need not read them back. A job run elsewhere hands
+ * over nothing; the request then reads the stored file.
+ */
+interface Waiter {
+  live?: LiveAudio;
+  stored?: Buffer;
+}
+
 export interface StreamedSpeech {
   task: TaskRecord;
   job: JobRecord;
@@ -115,8 +125,8 @@ export interface GenerationDeps {
  * the job synthesizes in the engine host, encodes, and writes the audio file atomically.
  */
 export class GenerationService {
-  /** Streams of syntheses whose requests are reading them, by task; the runner writes the audio there. */
-  private readonly live = new Map<string, LiveAudio>();
+  /** Requests waiting on their syntheses, by task; the runner streams and hands the audio there. */
+  private readonly waiting = new Map<string, Waiter>();
 
   constructor(private readonly deps: GenerationDeps) {
     deps.queue.register(SYNTHESIS_JOB, (payload, context, job) => this.runSynthesis(payload, context, job));
@@ -127,7 +137,7 @@ export class GenerationService {
    * Validates and queues; the caller either waits for the task or follows it on /ws. `type`
    * undefined takes a voice of any type.
    */
-  async submit(type: VoiceType | undefined, input: GenerateInput, ownerKeyId: string, live?: LiveAudio): Promise<{ task: TaskRecord; job: JobRecord }> {
+  async submit(type: VoiceType | undefined, input: GenerateInput, ownerKeyId: string, waiter?: Waiter): Promise<{ task: TaskRecord; job: JobRecord }> {
     const started = performance.now();
     checkTextLength(input.text, this.deps.maxTextChars);
     const voice = await this.usableVoice(type, input);
@@ -144,7 +154,7 @@ export class GenerationService {
       seed: input.seed,
     };
     const textMs = Math.round((performance.now() - started) * 10) / 10;
-    if (live) this.live.set(task.id, live);
+    if (waiter) this.waiting.set(task.id, waiter);
     const job = submitTaskJob(this.deps.tasks, task.id, () =>
       this.deps.queue.submit({
         kind: SYNTHESIS_JOB,
@@ -187,17 +197,9 @@ export class GenerationService {
    */
   async stream(type: VoiceType | undefined, input: GenerateInput, ownerKeyId: string, signal?: AbortSignal): Promise<StreamedSpeech> {
     const live = new LiveAudio();
-    let submitted: { task: TaskRecord; job: JobRecord };
-    try {
-      submitted = await this.submit(type, input, ownerKeyId, live);
-    } catch (error) {
-      this.live.forEach((stream, taskId) => stream === live && this.live.delete(taskId));
-      throw error;
-    }
-    const { task, job } = submitted;
-    // A job that never ran (cancelled while queued) leaves its entry behind otherwise.
+    const { task, job } = await this.submitWaiting(type, input, ownerKeyId, { live });
     void completedJob(this.deps.queue, job.id)
-      .finally(() => this.live.delete(task.id))
+      .finally(() => this.waiting.delete(task.id))
       .then(
         () => live.bytes.end(),
         (error: unknown) => live.bytes.destroy(error instanceof Error ? error : new Error(String(error))),
@@ -223,11 +225,28 @@ export class GenerationService {
     if (this.deps.queue.active((job) => job.id === jobId).length > 0) this.deps.queue.cancel(jobId);
   }
 
-  /** Waits for a submitted task and returns its audio, or throws the job's error. */
-  async finish(taskId: string, jobId: string): Promise<{ task: TaskRecord; audio: Buffer; contentType: string }> {
-    await completedJob(this.deps.queue, jobId);
-    const task = this.deps.tasks.get(taskId)!;
-    return { task, audio: await this.deps.taskService.audioOf(task), contentType: contentTypeOf(task.format, task.sampleRate) };
+  /** Submits like `submit` and waits for the task: its audio, or the job's error. */
+  async speak(type: VoiceType | undefined, input: GenerateInput, ownerKeyId: string): Promise<{ task: TaskRecord; audio: Buffer; contentType: string }> {
+    const waiter: Waiter = {};
+    const { task, job } = await this.submitWaiting(type, input, ownerKeyId, waiter);
+    try {
+      await completedJob(this.deps.queue, job.id);
+    } finally {
+      this.waiting.delete(task.id);
+    }
+    const done = this.deps.tasks.get(task.id)!;
+    const audio = waiter.stored ?? (await this.deps.taskService.audioOf(done));
+    return { task: done, audio, contentType: contentTypeOf(done.format, done.sampleRate) };
+  }
+
+  /** Submits with a waiter; a submission refused after the waiter was registered leaves none behind. */
+  private async submitWaiting(type: VoiceType | undefined, input: GenerateInput, ownerKeyId: string, waiter: Waiter) {
+    try {
+      return await this.submit(type, input, ownerKeyId, waiter);
+    } catch (error) {
+      this.waiting.forEach((registered, taskId) => registered === waiter && this.waiting.delete(taskId));
+      throw error;
+    }
   }
 
   /**
@@ -246,9 +265,9 @@ export class GenerationService {
 
   private async runSynthesis(payload: SynthesisPayload, context: JobRunContext, job: JobRecord): Promise<Record<string, unknown>> {
     const stored = this.deps.audio.pathFor(`${payload.taskId}.${FILE_EXTENSIONS[payload.format]}`);
-    const live = this.live.get(payload.taskId);
-    this.live.delete(payload.taskId);
-    const spoken = await speakToFile(this.deps, { ...payload, stored, stream: live }, context);
+    const waiter = this.waiting.get(payload.taskId);
+    this.waiting.delete(payload.taskId);
+    const spoken = await speakToFile(this.deps, { ...payload, stored, stream: waiter?.live }, context);
     const queueMs = job.startedAt ? Date.parse(job.startedAt) - Date.parse(job.createdAt) : 0;
     const stages = { queue_ms: queueMs, text_ms: payload.textMs ?? 0, ...spoken.stages };
     await this.deps.audio.record(stored, () =>
@@ -258,6 +277,7 @@ export class GenerationService {
         new Date().toISOString(),
       ),
     );
+    if (waiter) waiter.stored = spoken.audio;
     return { task_id: payload.taskId, audio_url: `/api/tasks/${payload.taskId}/audio`, duration: spoken.duration };
   }
 }

@@ -63,6 +63,8 @@ export interface SpeakingStages {
 }
 
 export interface SpokenFile {
+  /** The encoded audio, as stored. */
+  audio: Buffer;
   duration: number;
   sampleRate: number;
   timings: { words: unknown; phonemes: unknown } | null;
@@ -106,7 +108,13 @@ export async function speakToFile(
   await deps.audio.write(job.stored, audio);
   clock.lap('store_ms');
   const timings = result.words || result.phonemes ? { words: result.words ?? null, phonemes: result.phonemes ?? null } : null;
-  return { duration: durationOf(result.pcm), sampleRate: encodedRate(job.format, job.sampleRate ?? result.pcm.sampleRate), timings, stages: clock.stages };
+  return {
+    audio,
+    duration: durationOf(result.pcm),
+    sampleRate: encodedRate(job.format, job.sampleRate ?? result.pcm.sampleRate),
+    timings,
+    stages: clock.stages,
+  };
 }
 
 type StageClock = ReturnType<typeof stageClock>;

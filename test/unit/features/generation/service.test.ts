@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { GenerationService } from '../../../../src/features/generation/index.js';
+import { readFile } from 'node:fs/promises';
 import { parseWav } from '../../../../src/platform/audio/wav.js';
+import { completedJob } from '../../../../src/platform/jobs/job-errors.js';
 import { ApiError } from '../../../../src/platform/errors.js';
 import type { SpeakingVoice } from '../../../../src/platform/speech/speech.js';
 import { FakeEngines } from '../../../helpers/fake-engines.js';
@@ -47,10 +49,9 @@ describe('the generation service', () => {
 
   after(() => fixture.close());
 
-  test('a request becomes a task whose job speaks the normalised text and stores the audio', async () => {
-    const { task, job } = await generation.submit('preset', { voiceId: 'pico:en-US', text: 'Room  42 is ready.', language: 'en-US', speed: 1.5 }, 'key_a');
-    assert.equal(task.status, 'queued');
-    const done = await generation.finish(task.id, job.id);
+  test('a request becomes a task whose job speaks the normalised text, stores the audio and answers it', async () => {
+    const done = await generation.speak('preset', { voiceId: 'pico:en-US', text: 'Room  42 is ready.', language: 'en-US', speed: 1.5 }, 'key_a');
+    assert.deepEqual(done.audio, await readFile(fixture.audio.absolute(done.task.audioPath!)));
     assert.equal(done.contentType, 'audio/wav');
     assert.equal(done.task.status, 'completed');
     assert.ok(Math.abs((done.task.duration ?? 0) - 0.5) < 0.01, `duration ${done.task.duration}`);
@@ -73,7 +74,7 @@ describe('the generation service', () => {
   test("another key's task cannot be cancelled: it does not exist for that key", async () => {
     const { task, job } = await generation.submit('preset', { voiceId: 'pico:en-US', text: 'Mine.', language: 'en-US' }, 'key_a');
     await assert.rejects(generation.cancel(task.id, 'key_b'), refusedWith(404, 'task_not_found'));
-    await generation.finish(task.id, job.id);
+    await completedJob(fixture.queue, job.id);
     await assert.rejects(generation.cancel(task.id, 'key_a'), refusedWith(409, 'task_not_cancellable'));
   });
 });

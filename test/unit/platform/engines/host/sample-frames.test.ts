@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, test } from 'node:test';
+import { floatFromInt16 } from '../../../../../src/platform/audio/wav.js';
 import { FrameReader, FrameWriter, MIN_FRAME_BYTES } from '../../../../../src/platform/engines/host/sample-frames.js';
 
 const large = (length: number, seed: number) => Float32Array.from({ length }, (_, index) => Math.sin(index * seed));
@@ -9,11 +10,13 @@ const large = (length: number, seed: number) => Float32Array.from({ length }, (_
 function pipePair(chunkBytes?: number) {
   const written = new PassThrough();
   const delivered = new PassThrough();
+  const bytes = { sent: 0 };
   written.on('data', (chunk: Buffer) => {
+    bytes.sent += chunk.length;
     for (let offset = 0; offset < chunk.length; offset += chunkBytes ?? chunk.length)
       delivered.write(chunk.subarray(offset, offset + (chunkBytes ?? chunk.length)));
   });
-  return { writer: new FrameWriter(written), reader: new FrameReader(delivered), delivered };
+  return { writer: new FrameWriter(written), reader: new FrameReader(delivered), delivered, bytes };
 }
 
 describe('sample frames between an engine host and the supervisor', () => {
@@ -38,6 +41,16 @@ describe('sample frames between an engine host and the supervisor', () => {
     // Attached in the other order: each waits for its own frames only.
     assert.deepEqual(await reader.attach(two.value, two.frames), second);
     assert.deepEqual(await reader.attach(one.value, one.frames), first);
+  });
+
+  test('16-bit samples, as the built-in engines give them, travel in half the bytes and come back exactly', async () => {
+    const { writer, reader, bytes } = pipePair(65_536);
+    const int16 = Int16Array.from({ length: 100_000 }, (_, index) => Math.round(Math.sin(index / 7) * 32767) - (index % 2));
+    int16[0] = -32768;
+    const message = { samples: floatFromInt16(int16) };
+    const detached = await writer.detach(message);
+    assert.ok(bytes.sent < 100_000 * 2 + 100, `${bytes.sent} bytes for 100,000 samples`);
+    assert.deepEqual(await reader.attach(detached.value, detached.frames), message);
   });
 
   test('a pipe that closes before a frame is complete fails the wait instead of hanging it', async () => {

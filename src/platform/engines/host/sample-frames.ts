@@ -122,7 +122,7 @@ export class FrameReader {
   private header = Buffer.alloc(0);
   /** The frame being filled, and how many of its bytes have come. */
   private current: { frame: number; encoding: number; bytes: Uint8Array; filled: number } | undefined;
-  /** Where 16-bit frames arrive before they become floats. */
+  /** Where 16-bit frames arrive before they become floats; kept at the largest frame so far (one request's audio). */
   private scratch = new Uint8Array(0);
   private ended: Error | undefined;
 

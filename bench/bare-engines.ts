@@ -18,6 +18,7 @@ export const BARE_VOICES: readonly BareVoice[] = [
   { voiceId: 'pico:en-US', command: (_file, wav, text) => ({ program: 'pico2wave', args: ['-l', 'en-US', '-w', wav, '--', text] }) },
   { voiceId: 'espeak:mb-us1', command: (text, wav) => ({ program: 'espeak-ng', args: ['-v', 'mb-us1', '-w', wav, '-f', text] }) },
   { voiceId: 'espeak:en-us', command: (text, wav) => ({ program: 'espeak-ng', args: ['-v', 'en-us', '-w', wav, '-f', text] }) },
+  { voiceId: 'rhvoice:slt', command: (text, wav) => ({ program: 'RHVoice-test', args: ['-p', 'slt', '-i', text, '-o', wav] }) },
   { voiceId: 'flite:slt', command: (text, wav) => ({ program: 'flite', args: ['-voice', 'slt', '-f', text, '-o', wav] }) },
   {
     voiceId: 'festival:cmu_us_slt_arctic_hts',

@@ -6,6 +6,7 @@ import { festivalEngine } from './festival.js';
 import { fliteEngine } from './flite.js';
 import { picoEngine } from './pico.js';
 import { pocketsphinxEngine } from './pocketsphinx.js';
+import { rhvoiceEngine } from './rhvoice.js';
 import { createKittenEngine } from './sherpa/kitten.js';
 import { createKokoroEngine } from './sherpa/kokoro.js';
 import { createMoonshineEngine } from './sherpa/moonshine.js';
@@ -24,6 +25,7 @@ export const BUILTIN_ENGINES: readonly EngineDescriptor[] = [
   espeakEngine,
   festivalEngine,
   fliteEngine,
+  rhvoiceEngine,
   pocketsphinxEngine,
   acousticVoiceprintEngine,
 ];

@@ -143,7 +143,7 @@ describe('engines and models in /api/system/info', () => {
     const { status, body } = await request(fixture.server.url, 'GET', '/api/system/info', { key: fixture.admin.key });
     assert.equal(status, 200);
     const engine = (id: string) => body.engines.find((entry: { id: string }) => entry.id === id);
-    for (const id of ['pico', 'espeak', 'festival', 'flite', 'pocketsphinx', 'acoustic-voiceprint']) assert.equal(engine(id).available, true, id);
+    for (const id of ['pico', 'espeak', 'festival', 'flite', 'rhvoice', 'pocketsphinx', 'acoustic-voiceprint']) assert.equal(engine(id).available, true, id);
     assert.equal(engine('silero-vad').available, false);
     assert.match(engine('silero-vad').reason, /silero_vad\.onnx/);
     assert.equal(engine('kokoro').neural, true);

@@ -27,6 +27,8 @@ export const LICENSES = {
   mbrolaOald: 'Non-commercial use only: MBROLA en1 database (for use with MBROLA only) and the non-commercial OALD lexicon',
   ellpc: 'Non-commercial use only without permission (festvox-ellpc11k)',
   italian: 'GPL-2.0-or-later',
+  openjtalk:
+    'CC-BY-3.0 voice (attribution: Nagoya Institute of Technology and Tokyo Institute of Technology); Open JTalk and its NAIST-jdic dictionary BSD-3-Clause',
 } as const;
 
 /** The catalog's voices among the names an engine says are installed. */
@@ -189,4 +191,19 @@ export const FLITE_VOICES: Readonly<Record<string, VoiceEntry>> = {
   rms: flite('RMS', 'en-US', 'male', 'CMU ARCTIC RMS, clustergen statistical voice; phoneme timings.'),
   awb: flite('AWB', 'en-GB', 'male', 'CMU ARCTIC AWB, Scottish English, clustergen statistical voice; phoneme timings.'),
   kal16: flite('Kal', 'en-US', 'male', 'CMU Kal diphone voice at 16 kHz, very intelligible; phoneme timings.'),
+};
+
+/**
+ * Keyed by HTS voice name. The .htsvoice sets the rate (SAMPLING_FREQUENCY:48000, 5 ms frames) and
+ * open_jtalk writes what the voice sets.
+ */
+export const OPENJTALK_VOICES: Readonly<Record<string, VoiceEntry>> = {
+  'nitech-jp-atr503-m001': {
+    name: 'Open JTalk Nitech M001 (male)',
+    language: 'ja-JP',
+    gender: 'male',
+    sampleRate: 48000,
+    license: LICENSES.openjtalk,
+    description: 'Nagoya Institute of Technology HTS voice of speaker M001 reading the ATR 503 sentences: standard Japanese; phoneme timings.',
+  },
 };

@@ -4,6 +4,7 @@ import { catalog } from '../models/catalog.js';
 import { espeakEngine } from './espeak.js';
 import { festivalEngine } from './festival.js';
 import { fliteEngine } from './flite.js';
+import { openjtalkEngine } from './openjtalk.js';
 import { picoEngine } from './pico.js';
 import { pocketsphinxEngine } from './pocketsphinx.js';
 import { rhvoiceEngine } from './rhvoice.js';
@@ -25,6 +26,7 @@ export const BUILTIN_ENGINES: readonly EngineDescriptor[] = [
   espeakEngine,
   festivalEngine,
   fliteEngine,
+  openjtalkEngine,
   rhvoiceEngine,
   pocketsphinxEngine,
   acousticVoiceprintEngine,

@@ -84,7 +84,7 @@ function enableContribNonFree(log) {
   if (existsSync(SOURCES_FILE) && readFileSync(SOURCES_FILE, 'utf8') === content) return false;
   writeFileSync(SOURCES_FILE, content);
   log(
-    `Enabled Debian contrib and non-free for ${release} in ${SOURCES_FILE} (SVOX Pico and MBROLA live there; several MBROLA voices are for non-commercial use only)`,
+    `Enabled Debian contrib and non-free for ${release} in ${SOURCES_FILE} (SVOX Pico, MBROLA, RHVoice and the Open JTalk voice live there; several MBROLA voices are for non-commercial use only)`,
   );
   return true;
 }

@@ -8,8 +8,8 @@ import { round, seconds } from './measure.js';
 
 /**
  * Voice cloning through the real job path: creation time of each method that can run here, and
- * the similarity each clone reached next to its baseline (the nearest unconverted preset), per
- * reference clip. Methods that cannot run here are listed with the reason.
+ * the similarity (by the measure the fit never saw, and by the fitting one) and intelligibility
+ * each clone reached next to its baseline (the nearest unconverted preset), per reference clip. Methods that cannot run here are listed with the reason.
  */
 export async function benchCloning(config: Config, clips: string[]) {
   const dataDir = await mkdtemp(join(tmpdir(), 'timbre-bench-clone-'));
@@ -28,6 +28,9 @@ export async function benchCloning(config: Config, clips: string[]) {
             similarity: result.similarity,
             baseline: result.baseline_similarity,
             measure: result.similarity_measure,
+            fit_similarity: result.fit_similarity,
+            intelligibility: result.intelligibility,
+            baseline_intelligibility: result.baseline_intelligibility,
             note: '',
           });
         } catch (error) {
@@ -39,6 +42,9 @@ export async function benchCloning(config: Config, clips: string[]) {
             similarity: null,
             baseline: null,
             measure: null,
+            fit_similarity: null,
+            intelligibility: null,
+            baseline_intelligibility: null,
             note: details?.missing?.[method] ?? (error as Error).message,
           });
         }

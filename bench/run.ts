@@ -6,6 +6,7 @@ import { engineDescriptors } from '../src/platform/engines/registry.js';
 import type { EngineDescriptor, Recognizer, Synthesizer } from '../src/platform/engines/types.js';
 import { benchCloning } from './cloning.js';
 import { benchHostOverhead } from './host-overhead.js';
+import { benchIntelligibility } from './intelligibility.js';
 import { benchLongForm } from './long-form.js';
 import { printTable } from './measure.js';
 import { benchRecognizer, recognitionSet } from './recognizers.js';
@@ -54,7 +55,16 @@ const longForm = await benchLongForm(config);
 printTable('Long-form generation of 2,000 characters (real path: queue, engine host, files)', longForm);
 
 const cloning = await benchCloning(config, [jfk, lj]);
-printTable('Voice cloning per method and reference clip (similarity vs the nearest unconverted preset; same measure)', cloning);
+printTable(
+  'Voice cloning per method and reference clip (similarity by a measure the fit never saw, vs the nearest unconverted preset; fit_similarity by the fitting print; intelligibility = word accuracy on the probe sentences)',
+  cloning,
+);
+
+const intelligibility = await benchIntelligibility([jfk, lj]);
+printTable(
+  'Intelligibility: word error rate of the built-in recognizer on four sentences no voice was fitted on, every English preset and the clones of the reference clips (f0 = Praat median pitch of the clone, target_f0 = of the recording)',
+  intelligibility,
+);
 
 const results = {
   date: new Date().toISOString(),
@@ -65,6 +75,7 @@ const results = {
   service,
   long_form: longForm,
   cloning,
+  intelligibility,
 };
 const outDir = new URL('./results/', import.meta.url);
 await mkdir(outDir, { recursive: true });

@@ -34,6 +34,7 @@ export const DEBIAN_PACKAGES = [
   ['hts-voice-nitech-jp-atr503-m001', 'contrib', 'Open JTalk Japanese male HTS voice (Nitech M001); CC-BY-3.0, in contrib as it was built with HTK'],
   ['pocketsphinx', 'main', 'PocketSphinx speech recognizer'],
   ['pocketsphinx-en-us', 'main', 'PocketSphinx US English acoustic model and dictionary'],
+  ['praat', 'main', 'Praat, the pitch judge the cloning tests hold clones to (a measure the fit never uses)'],
   ['yt-dlp', 'main', 'audio from video URLs (POST /api/download-video)'],
 ].map(([name, section, reason]) => ({ name, section, reason }));
 

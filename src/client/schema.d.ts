@@ -1329,13 +1329,19 @@ export interface components {
             };
             /** @description Clones: how the clone speaks */
             clone_method: "zero_shot" | "voice_search" | "timbre_match" | null;
-            /** @description Clones: similarity of the clone speaking a test sentence to the target samples, 0..1 */
+            /** @description Clones: similarity of the clone speaking the test sentences to the target samples, 0..1, by a measure the fit never saw */
             similarity: number | null;
             /** @description Clones: the same measure for the nearest unconverted preset */
             baseline_similarity: number | null;
-            /** @description acoustic-voiceprint, or speaker-embedding when installed */
+            /** @description speaker-embedding when installed, else acoustic-check (settings.fit_measure names the measure that chose the fit) */
             similarity_measure: string | null;
-            /** @description Clones: soft problems of the samples */
+            /** @description Clones and designs: word accuracy (1 − word error rate) of the voice speaking the probe sentences, heard by the best installed recognizer */
+            intelligibility: number | null;
+            /** @description The same for the voice it was made from, unconverted (null for zero_shot, which has none) */
+            baseline_intelligibility: number | null;
+            /** @description Which recognizer heard it */
+            intelligibility_measure: string | null;
+            /** @description Clones and designs: soft problems of the samples and of the result (low_intelligibility) */
             warnings: ({
                 code: string;
                 message: string;
@@ -3128,6 +3134,12 @@ export interface operations {
                     /** @description Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise */
                     similarity_measure?: unknown;
                     /** @description Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise */
+                    intelligibility?: unknown;
+                    /** @description Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise */
+                    baseline_intelligibility?: unknown;
+                    /** @description Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise */
+                    intelligibility_measure?: unknown;
+                    /** @description Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise */
                     warnings?: unknown;
                 };
             };
@@ -4784,9 +4796,22 @@ export interface operations {
                         clone_method: "zero_shot" | "voice_search" | "timbre_match";
                         /** @description Why this method: what was missing for a better one */
                         method_reason: string;
+                        /** @description By similarity_measure, which the fit never saw: the clone against the target */
                         similarity: number | null;
+                        /** @description The same for the nearest unconverted preset */
                         baseline_similarity: number | null;
+                        /** @description speaker-embedding when installed, else acoustic-check */
                         similarity_measure: string;
+                        /** @description By fit_measure, the one that chose the fit */
+                        fit_similarity: number | null;
+                        /** @description acoustic-voiceprint */
+                        fit_measure: string;
+                        /** @description Clones and designs: word accuracy (1 − word error rate) of the voice speaking the probe sentences, heard by the best installed recognizer */
+                        intelligibility: number | null;
+                        /** @description The same for the voice it was made from, unconverted (null for zero_shot, which has none) */
+                        baseline_intelligibility: number | null;
+                        /** @description Which recognizer heard it */
+                        intelligibility_measure: string | null;
                         warnings: ({
                             code: string;
                             message: string;
@@ -5031,9 +5056,22 @@ export interface operations {
                         clone_method: "zero_shot" | "voice_search" | "timbre_match";
                         /** @description Why this method: what was missing for a better one */
                         method_reason: string;
+                        /** @description By similarity_measure, which the fit never saw: the clone against the target */
                         similarity: number | null;
+                        /** @description The same for the nearest unconverted preset */
                         baseline_similarity: number | null;
+                        /** @description speaker-embedding when installed, else acoustic-check */
                         similarity_measure: string;
+                        /** @description By fit_measure, the one that chose the fit */
+                        fit_similarity: number | null;
+                        /** @description acoustic-voiceprint */
+                        fit_measure: string;
+                        /** @description Clones and designs: word accuracy (1 − word error rate) of the voice speaking the probe sentences, heard by the best installed recognizer */
+                        intelligibility: number | null;
+                        /** @description The same for the voice it was made from, unconverted (null for zero_shot, which has none) */
+                        baseline_intelligibility: number | null;
+                        /** @description Which recognizer heard it */
+                        intelligibility_measure: string | null;
                         warnings: ({
                             code: string;
                             message: string;
@@ -5290,9 +5328,22 @@ export interface operations {
                         clone_method: "zero_shot" | "voice_search" | "timbre_match";
                         /** @description Why this method: what was missing for a better one */
                         method_reason: string;
+                        /** @description By similarity_measure, which the fit never saw: the clone against the target */
                         similarity: number | null;
+                        /** @description The same for the nearest unconverted preset */
                         baseline_similarity: number | null;
+                        /** @description speaker-embedding when installed, else acoustic-check */
                         similarity_measure: string;
+                        /** @description By fit_measure, the one that chose the fit */
+                        fit_similarity: number | null;
+                        /** @description acoustic-voiceprint */
+                        fit_measure: string;
+                        /** @description Clones and designs: word accuracy (1 − word error rate) of the voice speaking the probe sentences, heard by the best installed recognizer */
+                        intelligibility: number | null;
+                        /** @description The same for the voice it was made from, unconverted (null for zero_shot, which has none) */
+                        baseline_intelligibility: number | null;
+                        /** @description Which recognizer heard it */
+                        intelligibility_measure: string | null;
                         warnings: ({
                             code: string;
                             message: string;
@@ -5695,6 +5746,19 @@ export interface operations {
                         measured: {
                             [key: string]: unknown;
                         };
+                        /** @description Clones and designs: word accuracy (1 − word error rate) of the voice speaking the probe sentences, heard by the best installed recognizer */
+                        intelligibility: number | null;
+                        /** @description The same for the voice it was made from, unconverted (null for zero_shot, which has none) */
+                        baseline_intelligibility: number | null;
+                        /** @description Which recognizer heard it */
+                        intelligibility_measure: string | null;
+                        /** @description low_intelligibility when the design lost words against its base voice */
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                         voice: components["schemas"]["Voice"];
                     };
                 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { DesignService } from './design-service.js';
-import { VoiceNameSchema, type VoiceService } from '../voices/index.js';
+import { IntelligibilitySchema, VoiceNameSchema, type VoiceService } from '../voices/index.js';
 import { callerOf } from '../access/index.js';
 import { CancelledSchema, presentCancelled } from '../../platform/http/schemas.js';
 import { CANCEL_ERRORS, JOB_ERRORS, withErrors } from '../../platform/http/responses.js';
@@ -37,6 +37,10 @@ const DesignCreatedSchema = Type.Object({
   understood: Type.Array(Type.Object({ word: Type.String(), attribute: Type.String(), value: Type.Union([Type.String(), Type.Number()]) })),
   ignored_words: Type.Array(Type.String()),
   measured: Type.Record(Type.String(), Type.Unknown(), { description: 'Median F0 and articulation rate of the design speaking the test sentence' }),
+  ...IntelligibilitySchema.properties,
+  warnings: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: true }), {
+    description: 'low_intelligibility when the design lost words against its base voice',
+  }),
   voice: Type.Ref('Voice', { description: 'The new voice, as GET /api/voices/{id} shows it' }),
 });
 

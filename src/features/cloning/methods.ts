@@ -7,8 +7,9 @@ import { ZIPVOICE_VOICE_ID } from '../../platform/engines/sherpa/zipvoice.js';
 import { ApiError } from '../../platform/errors.js';
 import type { EngineCapabilities } from '../../platform/engines/types.js';
 import type { PreparedSample, SampleWarning } from './intake.js';
-import { nearestPreset, scorePresets, type CloneTarget, type ProbeTools, type ScoredVoice } from './target.js';
-import { fitTimbreMatch, MAX_PROBE_WER } from './timbre-match.js';
+import { nearestPreset, scorePresets, type CloneTarget, type ScoredVoice } from './target.js';
+import { fitTimbreMatch, type TimbreTools } from './timbre-match.js';
+import { firstIntelligible, intelligibilityWarnings, type Intelligibility } from './intelligibility.js';
 import { searchVoiceSpace } from './voice-search.js';
 import { measureZeroShot, zeroShotReference, type ZeroShotEngine } from './zero-shot.js';
 import { speaksLanguage, type SpeakingVoice } from '../../platform/speech/speech.js';
@@ -80,20 +81,23 @@ export interface MethodOutcome {
   engineVoice: string;
   rendering: VoiceRendering;
   files: Map<string, Uint8Array>;
+  /** By the reporting measure, which never chose anything. */
   similarity: number | null;
-  baseline: { voice: string; similarity: number } | null;
+  /** By the fitting measure, which chose the fit. */
+  fitSimilarity: number | null;
+  baseline: { voice: string; similarity: number; fitSimilarity: number } | null;
   startingVoice: string | null;
   parameters: Record<string, unknown>;
+  /** How well the clone's probe is understood next to its base voice; undefined without a recognizer. */
+  intelligibility: Intelligibility | undefined;
   warnings: SampleWarning[];
 }
 
-export interface MethodTools extends ProbeTools {
+export interface MethodTools extends TimbreTools {
   progress(fraction: number, stage: string): void;
   styleOf: (voiceId: string) => Promise<Float32Array>;
   /** The words of a sample by the best installed recognizer; null when none handles the language. */
-  transcribe(sample: PreparedSample): Promise<string | null>;
-  /** Word error rate of a rendering of the probe sentence; undefined when no recognizer handles the language. */
-  probeWordErrorRate(pcm: Pcm): Promise<number | undefined>;
+  transcribe(pcm: Pcm): Promise<string | null>;
 }
 
 export async function runMethod(
@@ -119,11 +123,13 @@ async function runZeroShot(options: MethodOptions, tools: MethodTools, target: C
   const transcribed = engine.needsTranscript ? await transcribedSample(samples, tools, target.language) : undefined;
   const result = await measureZeroShot(tools, target, engine, zeroShotReference(target, transcribed), transcribed?.transcript ?? null);
   tools.progress(0.9, 'measuring');
+  // Nothing to choose between and no base voice: the clone is held to the fixed limit.
+  const intelligibility = await tools.intelligibility?.measure(result.probe);
   return outcome(
     engine,
     { reference: { file: 'reference.wav', transcript: result.transcript } },
     new Map([['reference.wav', encodeWav(result.reference)]]),
-    result,
+    { ...result, intelligibility },
     nearest,
     null,
     {
@@ -134,13 +140,17 @@ async function runZeroShot(options: MethodOptions, tools: MethodTools, target: C
 
 async function runVoiceSearch(options: MethodOptions, tools: MethodTools, target: CloneTarget): Promise<MethodOutcome> {
   const scored = await scanPresets(tools, target, options.kokoroVoices, 0.3, 0.55);
-  const result = await searchVoiceSpace(tools, target, scored, tools.styleOf, (fraction) => tools.progress(0.55 + 0.35 * fraction, 'searching voice space'));
+  const ranked = await searchVoiceSpace(tools, target, scored, tools.styleOf, (fraction) => tools.progress(0.55 + 0.35 * fraction, 'searching voice space'));
+  const check = tools.intelligibility;
+  const found =
+    check && (await firstIntelligible(iterate(ranked), (result) => check.measure(result.probe, { id: result.base.voice.id, probe: result.base.probe })));
+  const result = found?.chosen ?? ranked[0]!;
   const voice = { engine: 'kokoro', engineVoice: result.base.voice.engineVoice };
   return outcome(
     voice,
     { style: { file: 'style.f32' }, speed: result.speed },
     new Map([['style.f32', styleToBytes(result.style)]]),
-    result,
+    { ...result, intelligibility: found?.intelligibility },
     nearestPreset(scored),
     result.base.voice.id,
     {
@@ -170,24 +180,19 @@ async function runTimbreMatch(options: MethodOptions, tools: MethodTools, target
     engine_pitch: enginePitch,
     engine_speed: engineSpeed,
     conversion: publicConversion(conversion),
-    probe_word_error_rate: match.wordErrorRate ?? null,
   };
-  const result = outcome(voice, rendering, new Map(), match, nearestPreset(scored), match.start.voice.id, parameters);
-  if (match.wordErrorRate !== undefined && match.wordErrorRate > MAX_PROBE_WER) {
-    result.warnings.push({
-      code: 'low_intelligibility',
-      message: 'No fitted voice stayed clearly intelligible; the clearest one is used',
-      details: { word_error_rate: match.wordErrorRate },
-    });
-  }
-  return result;
+  return outcome(voice, rendering, new Map(), match, nearestPreset(scored), match.start.voice.id, parameters);
+}
+
+async function* iterate<T>(items: readonly T[]): AsyncGenerator<T> {
+  yield* items;
 }
 
 function outcome(
   voice: { engine: string; engineVoice: string },
   rendering: VoiceRendering,
   files: Map<string, Uint8Array>,
-  score: { similarity: number; measured: boolean },
+  score: { similarity: number; fitSimilarity: number; measured: boolean; intelligibility?: Intelligibility | undefined },
   nearest: ScoredVoice | undefined,
   startingVoice: string | null,
   parameters: Record<string, unknown>,
@@ -195,15 +200,18 @@ function outcome(
   const warnings: SampleWarning[] = score.measured
     ? []
     : [{ code: 'similarity_unmeasured', message: "The clone's test sentence holds too little voiced speech to be measured" }];
+  warnings.push(...intelligibilityWarnings(score.intelligibility));
   return {
     engine: voice.engine,
     engineVoice: voice.engineVoice,
     rendering,
     files,
     similarity: score.measured ? roundTo(score.similarity, 3) : null,
-    baseline: nearest ? { voice: nearest.voice.id, similarity: roundTo(nearest.similarity, 3) } : null,
+    fitSimilarity: score.measured ? roundTo(score.fitSimilarity, 3) : null,
+    baseline: nearest ? { voice: nearest.voice.id, similarity: roundTo(nearest.similarity, 3), fitSimilarity: roundTo(nearest.fitSimilarity, 3) } : null,
     startingVoice,
     parameters,
+    intelligibility: score.intelligibility,
     warnings,
   };
 }
@@ -221,7 +229,7 @@ async function transcribedSample(
   const given = longest.find((sample) => sample.transcript);
   if (given) return { pcm: given.pcm, transcript: given.transcript! };
   tools.progress(0.75, 'transcribing the reference');
-  const transcript = await tools.transcribe(longest[0]!);
+  const transcript = await tools.transcribe(longest[0]!.pcm);
   if (!transcript) {
     throw new ApiError(
       422,

@@ -5,7 +5,7 @@ import { type AssetService } from '../assets/index.js';
 import { CLONE_METHODS } from './methods.js';
 import { sampleSources, type ClipRegion, type CloneShape } from './requests.js';
 import type { CloneService } from './service.js';
-import { DescriptionSchema, VoiceNameSchema, type VoiceService } from '../voices/index.js';
+import { DescriptionSchema, IntelligibilitySchema, VoiceNameSchema, type VoiceService } from '../voices/index.js';
 import { callerOf } from '../access/index.js';
 import { bodyRequired, multipartAsBody, withFileParts } from '../../platform/http/multipart-body.js';
 import { CancelledSchema, presentCancelled } from '../../platform/http/schemas.js';
@@ -55,9 +55,12 @@ const CloneCreatedSchema = Type.Object({
   voice_id: Type.String(),
   clone_method: MethodSchema,
   method_reason: Type.String({ description: 'Why this method: what was missing for a better one' }),
-  similarity: Type.Union([Type.Number(), Type.Null()]),
-  baseline_similarity: Type.Union([Type.Number(), Type.Null()]),
-  similarity_measure: Type.String(),
+  similarity: Type.Union([Type.Number(), Type.Null()], { description: 'By similarity_measure, which the fit never saw: the clone against the target' }),
+  baseline_similarity: Type.Union([Type.Number(), Type.Null()], { description: 'The same for the nearest unconverted preset' }),
+  similarity_measure: Type.String({ description: 'speaker-embedding when installed, else acoustic-check' }),
+  fit_similarity: Type.Union([Type.Number(), Type.Null()], { description: 'By fit_measure, the one that chose the fit' }),
+  fit_measure: Type.String({ description: 'acoustic-voiceprint' }),
+  ...IntelligibilitySchema.properties,
   warnings: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: true })),
   voice: Type.Ref('Voice', { description: 'The new voice, as GET /api/voices/{id} shows it' }),
 });

@@ -4,27 +4,22 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeWav } from '../../platform/audio/wav.js';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
-import type { EngineCapabilities } from '../../platform/engines/types.js';
-import type { Pcm } from '../../platform/audio/pcm.js';
-import { wordErrorRate } from '../../platform/text/wer.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { JobRecord, JobRunContext } from '../../platform/jobs/types.js';
 import type { VoiceFiles } from '../../platform/speech/voice-files.js';
 import { type VoiceRecord, type VoiceRepository, type VoiceSampleRecord, newCustomVoice, saveCustomVoice } from '../voices/index.js';
 import { checkSingleSpeaker, SampleIntake, SampleSourceSchema, type IntakeLimits, type PreparedSample } from './intake.js';
 import { chooseMethod, CLONE_METHODS, methodOptions, runMethod, type CloneMethod, type MethodOutcome } from './methods.js';
-import { buildTarget, probeSentence, type CloneTarget } from './target.js';
+import { buildTarget, type CloneTarget } from './target.js';
 import { engineAvailable } from '../../platform/engines/inventory.js';
 import { cancelOwnJobs, type CancelledJob } from '../../platform/jobs/job-cancel.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
 import type { SpeakingVoice } from '../../platform/speech/speech.js';
-import { installedRecognizers, recognizerFor } from '../transcription/index.js';
 import { SimilarityMeasure } from './voice-similarity.js';
+import { BaseRates, publicIntelligibility } from './intelligibility.js';
+import { recognitionFor } from './recognition.js';
 import { roundOrNull } from '../../platform/util/round.js';
 import { newId } from '../../platform/util/ids.js';
-
-/** PocketSphinx, always installed, judges intelligibility: the same yardstick on every machine. */
-const INTELLIGIBILITY_RECOGNIZER = 'pocketsphinx';
 
 const CloneRequestSchema = Type.Object({
   name: Type.String(),
@@ -58,6 +53,7 @@ export interface CloneDeps {
  */
 export class CloneService {
   private readonly intake: SampleIntake;
+  private readonly baseRates = new BaseRates();
 
   constructor(private readonly deps: CloneDeps) {
     this.intake = new SampleIntake({ engines: deps.engines, vadInstalled: () => engineAvailable(deps.modelsDir, 'silero-vad') }, deps.limits);
@@ -118,19 +114,22 @@ export class CloneService {
         context.progress((0.2 * i) / request.samples.length, 'checking samples');
         samples.push(await this.intake.prepare(source, context.signal));
       }
-      const measure = await SimilarityMeasure.best(this.deps.engines, this.deps.modelsDir, context.signal);
+      const speakers = await SimilarityMeasure.best(this.deps.engines, this.deps.modelsDir, context.signal);
+      const measure = SimilarityMeasure.fitting(this.deps.engines, context.signal);
+      const report = await SimilarityMeasure.reporting(this.deps.engines, this.deps.modelsDir, context.signal);
       context.progress(0.2, 'analysing the voice');
-      const warnings = [...samples.flatMap((sample) => sample.warnings), ...(await checkSingleSpeaker(samples, measure))];
-      const target = await buildTarget(samples, request.language, measure);
+      const warnings = [...samples.flatMap((sample) => sample.warnings), ...(await checkSingleSpeaker(samples, speakers))];
+      const target = await buildTarget(samples, request.language, { measure, report });
       const options = await methodOptions(request.language, await this.deps.presets(), (engine) => engineAvailable(this.deps.modelsDir, engine));
       const { method, reason } = chooseMethod(options, request.method, request.language);
       const tools = {
         engines: this.deps.engines,
         measure,
+        report,
         signal: context.signal,
         progress: (fraction: number, stage: string) => context.progress(fraction, stage),
         styleOf: (voiceId: string) => this.deps.engines.voiceVector('kokoro', voiceId, { signal: context.signal }),
-        ...this.recognition(request.language, context.signal),
+        ...(await recognitionFor(this.deps.engines, this.deps.modelsDir, request.language, context.signal, this.baseRates)),
       };
       const fitted = await runMethod(method, options, tools, target, samples);
       context.progress(0.95, 'saving');
@@ -139,37 +138,13 @@ export class CloneService {
         samples,
         target,
         fitted,
-        { method, reason, measure: measure.engine, warnings: [...warnings, ...fitted.warnings] },
+        { method, reason, measure: report.engine, fitMeasure: measure.engine, warnings: [...warnings, ...fitted.warnings] },
         context.signal,
       );
       return cloneResult(voice);
     } finally {
       await this.discardUploads(request.uploadId);
     }
-  }
-
-  /**
-   * Recognition a method may need: a sample's words (ZipVoice) and how intelligible a fit stays
-   * (timbre_match). Which recognizers are installed is asked once, and only when first needed.
-   */
-  private recognition(language: string, signal: AbortSignal) {
-    const once = (among?: readonly string[]) => {
-      let found: Promise<EngineCapabilities | undefined> | undefined;
-      return () => (found ??= installedRecognizers(this.deps.engines, this.deps.modelsDir, among).then((installed) => recognizerFor(installed, language)));
-    };
-    const best = once();
-    const judge = once([INTELLIGIBILITY_RECOGNIZER]);
-    const recognize = async (engine: string, pcm: Pcm) => (await this.deps.engines.recognize(engine, { pcm, language }, { signal })).text.trim();
-    return {
-      transcribe: async (sample: PreparedSample) => {
-        const recognizer = await best();
-        return recognizer ? (await recognize(recognizer.engine, sample.pcm)) || null : null;
-      },
-      probeWordErrorRate: async (pcm: Pcm) => {
-        const recognizer = await judge();
-        return recognizer ? wordErrorRate(probeSentence(language), await recognize(recognizer.engine, pcm)) : undefined;
-      },
-    };
   }
 
   private async save(
@@ -216,6 +191,7 @@ interface CloneAbout {
   method: CloneMethod;
   reason: string;
   measure: string;
+  fitMeasure: string;
   warnings: unknown[];
 }
 
@@ -227,6 +203,10 @@ function cloneSettings(samples: PreparedSample[], target: CloneTarget, fitted: M
     similarity: fitted.similarity,
     baseline_similarity: fitted.baseline?.similarity ?? null,
     similarity_measure: about.measure,
+    fit_similarity: fitted.fitSimilarity,
+    baseline_fit_similarity: fitted.baseline?.fitSimilarity ?? null,
+    fit_measure: about.fitMeasure,
+    ...publicIntelligibility(fitted.intelligibility),
     nearest_preset: fitted.baseline?.voice ?? null,
     starting_voice: fitted.startingVoice,
     held_out_evaluation: target.heldOut,
@@ -249,6 +229,11 @@ export function cloneResult(voice: VoiceRecord): Record<string, unknown> {
     similarity: settings.similarity,
     baseline_similarity: settings.baseline_similarity,
     similarity_measure: settings.similarity_measure,
+    fit_similarity: settings.fit_similarity,
+    fit_measure: settings.fit_measure,
+    intelligibility: settings.intelligibility,
+    baseline_intelligibility: settings.baseline_intelligibility,
+    intelligibility_measure: settings.intelligibility_measure,
     warnings: settings.warnings,
   };
 }

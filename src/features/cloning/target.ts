@@ -16,10 +16,14 @@ import { EngineError } from '../../platform/errors.js';
 export interface CloneTarget {
   language: string;
   analysis: VoiceAnalysis;
-  /** Mean print of the fitting parts of all samples (the voice's stored speaker embedding). */
+  /** Mean fitting print of the fitting parts of all samples (the voice's stored speaker embedding). */
   print: VoicePrint;
-  /** Print of the held-out parts; the fitting print when no sample was long enough to hold any out. */
-  evaluation: VoicePrint;
+  /**
+   * Print by the reporting measure (never the fitting one) of the held-out parts; of the fitting
+   * audio when no sample was long enough to hold any out. Undefined when the reporting measure
+   * cannot print the samples (too little speech of the kind it reads): similarity is then unmeasured.
+   */
+  evaluation: VoicePrint | undefined;
   heldOut: boolean;
   /** The fitting audio, every sample's fitting part joined (the zero-shot reference comes from it). */
   fitAudio: Pcm;
@@ -50,7 +54,11 @@ export function probeSentence(language: string): string {
   return PROBE_SENTENCES[primary] ?? `${previewSentence(language)} ${previewSentence(language)}`;
 }
 
-export async function buildTarget(samples: readonly PreparedSample[], language: string, measure: SimilarityMeasure): Promise<CloneTarget> {
+export async function buildTarget(
+  samples: readonly PreparedSample[],
+  language: string,
+  { measure, report }: Pick<ProbeTools, 'measure' | 'report'>,
+): Promise<CloneTarget> {
   const fitParts: Pcm[] = [];
   const heldParts: Pcm[] = [];
   for (const sample of samples) {
@@ -67,8 +75,9 @@ export async function buildTarget(samples: readonly PreparedSample[], language: 
   }
   if (prints.length === 0) throw new EngineError('no_voiced_speech', 'The samples hold too little voiced speech to analyse');
   const print = averagePrint(prints);
-  const held = heldParts.length > 0 ? await measure.tryPrint(concatPcm(heldParts, heldParts[0]!.sampleRate)) : undefined;
-  return { language, analysis, print, evaluation: held ?? print, heldOut: held !== undefined, fitAudio };
+  const held = heldParts.length > 0 ? await report.tryPrint(concatPcm(heldParts, heldParts[0]!.sampleRate)) : undefined;
+  const evaluation = held ?? (await report.tryPrint(fitAudio));
+  return { language, analysis, print, evaluation, heldOut: held !== undefined, fitAudio };
 }
 
 function splitHeldOut(pcm: Pcm): [Pcm, Pcm | undefined] {
@@ -87,7 +96,7 @@ export interface ScoredVoice {
   voice: SpeakingVoice;
   probe: Pcm;
   analysis: VoiceAnalysis;
-  /** Similarity to the fitting print (chooses) and to the evaluation print (reports). */
+  /** Similarity by the fitting measure (chooses) and by the reporting measure to the evaluation print (reports). */
   fitSimilarity: number;
   similarity: number;
   /** False when the probe could not be printed (too little voiced speech): both similarities are then 0. */
@@ -96,7 +105,10 @@ export interface ScoredVoice {
 
 export interface ProbeTools {
   engines: EngineClient;
+  /** The fitting measure. */
   measure: SimilarityMeasure;
+  /** The reporting measure, which never chooses. */
+  report: SimilarityMeasure;
   signal: AbortSignal;
 }
 
@@ -112,18 +124,20 @@ export async function speakProbe(
   return pcm;
 }
 
-/** How alike a probe is to the target: both prints, 0 when the probe cannot be printed. */
+/** How alike a probe is to the target by both measures, 0 when the probe cannot be printed. */
 export async function scoreProbe(
   tools: ProbeTools,
   target: CloneTarget,
   probe: Pcm,
 ): Promise<{ analysis: VoiceAnalysis; fitSimilarity: number; similarity: number; measured: boolean }> {
   const { analysis, print } = await tools.measure.describe(probe);
-  if (!print) return { analysis, fitSimilarity: 0, similarity: 0, measured: false };
+  const { evaluation } = target;
+  const check = print && evaluation && (await tools.report.tryPrint(probe));
+  if (!print || !evaluation || !check) return { analysis, fitSimilarity: 0, similarity: 0, measured: false };
   return {
     analysis,
     fitSimilarity: await tools.measure.similarity(print, target.print),
-    similarity: await tools.measure.similarity(print, target.evaluation),
+    similarity: await tools.report.similarity(check, evaluation),
     measured: true,
   };
 }

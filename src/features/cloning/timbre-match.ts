@@ -1,5 +1,6 @@
 import { firstFit, milderFit, nextFit, type PitchRange, type VoiceFit } from '../../platform/audio/conversion-fit.js';
 import type { Pcm } from '../../platform/audio/pcm.js';
+import { firstIntelligible, INTELLIGIBILITY_MARGIN, type Intelligibility, type IntelligibilityCheck } from './intelligibility.js';
 import { convertVoice } from '../../platform/audio/voice-conversion.js';
 import type { CloneTarget, ProbeTools, ScoredVoice } from './target.js';
 import { scoreProbe, speakProbe } from './target.js';
@@ -7,8 +8,8 @@ import { scoreProbe, speakProbe } from './target.js';
 /**
  * `timbre_match`, the built-in tier: the nearest built-in voices get a rendering fitted to the
  * target (native pitch and speed where the engine has them, then formant scale, residual pitch and
- * equalizer), and the one that ends up most like the target is kept, provided the recognizer still
- * understands it. Only fitting prints choose; the evaluation print only reports.
+ * equalizer), and the one that ends up most like the target is kept, provided it keeps its words
+ * (intelligibility.ts). Only fitting prints choose; the evaluation print only reports.
  */
 
 /**
@@ -20,13 +21,6 @@ const NEAREST_BY_PRINT = 3;
 const NEAREST_NATIVE = 2;
 const NEAREST_BY_PITCH = 1;
 const FIT_STEPS = 5;
-/** Recognition costs about a third of the probe's length: this many checks at most. */
-const MAX_CHECKS = 4;
-/**
- * Word error rate of the probe sentence above which a fit counts as unintelligible. The built-in
- * voices measure 0.1–0.25 with PocketSphinx unconverted; far above that, the conversion broke them.
- */
-export const MAX_PROBE_WER = 0.4;
 
 export interface TimbreMatch {
   start: ScoredVoice;
@@ -37,13 +31,13 @@ export interface TimbreMatch {
   fitSimilarity: number;
   similarity: number;
   measured: boolean;
-  /** Word error rate of the converted probe, when a recognizer for the language is installed. */
-  wordErrorRate?: number;
+  /** How well the converted probe is understood, when a recognizer for the language is installed. */
+  intelligibility?: Intelligibility;
 }
 
 export interface TimbreTools extends ProbeTools {
-  /** Word error rate of a rendering of the probe sentence; undefined when no recognizer handles the language. */
-  probeWordErrorRate(pcm: Pcm): Promise<number | undefined>;
+  /** Undefined when no installed recognizer handles the language. */
+  intelligibility?: IntelligibilityCheck;
 }
 
 export async function fitTimbreMatch(
@@ -53,7 +47,7 @@ export async function fitTimbreMatch(
   nativePitch: (engine: string) => PitchRange | undefined,
   onStep: (fraction: number) => void,
 ): Promise<TimbreMatch> {
-  const candidates = fittedVoices(nearest, target, nativePitch);
+  const candidates = fittedVoices(await clearBases(tools, nearest), target, nativePitch);
   const fitted: TimbreMatch[] = [];
   for (const [index, start] of candidates.entries()) {
     fitted.push(await fitVoice(tools, target, start, nativePitch(start.voice.engine)));
@@ -68,23 +62,20 @@ export async function fitTimbreMatch(
 }
 
 /**
- * The most similar fit the recognizer still understands; a fit it does not is tried once more,
- * milder. When none passes, the one understood best.
+ * The most similar fit that keeps its words (against the same voice unconverted); a fit that does
+ * not is tried once more, milder. When none passes, the one understood best.
  */
 async function intelligibleBest(tools: TimbreTools, target: CloneTarget, ranked: TimbreMatch[]): Promise<TimbreMatch> {
-  let clearest: TimbreMatch | undefined;
-  let checks = 0;
-  for (const match of ranked) {
-    for (const variant of [match, await milder(tools, target, match)]) {
-      if (checks++ === MAX_CHECKS) return clearest ?? variant;
-      const wordErrorRate = await tools.probeWordErrorRate(variant.converted);
-      if (wordErrorRate === undefined) return variant;
-      const checked = { ...variant, wordErrorRate };
-      if (wordErrorRate <= MAX_PROBE_WER) return checked;
-      if (!clearest || wordErrorRate < clearest.wordErrorRate!) clearest = checked;
+  const check = tools.intelligibility;
+  if (!check) return ranked[0]!;
+  async function* variants() {
+    for (const match of ranked) {
+      yield match;
+      yield await milder(tools, target, match);
     }
   }
-  return clearest!;
+  const found = await firstIntelligible(variants(), (match) => check.measure(match.converted, { id: match.start.voice.id, probe: match.start.probe }));
+  return { ...found!.chosen, intelligibility: found!.intelligibility };
 }
 
 async function milder(tools: ProbeTools, target: CloneTarget, match: TimbreMatch): Promise<TimbreMatch> {
@@ -106,6 +97,19 @@ async function fitVoice(tools: ProbeTools, target: CloneTarget, start: ScoredVoi
     fit = nextFit(fit, score.analysis, target.analysis, nativePitch, nyquist);
   }
   return best!;
+}
+
+/**
+ * The voices worth fitting: those the recognizer understands within the margin of the clearest
+ * one (a clone is never clearer than the voice it is made from). All of them without a recognizer.
+ */
+async function clearBases(tools: TimbreTools, voices: readonly ScoredVoice[]): Promise<readonly ScoredVoice[]> {
+  const check = tools.intelligibility;
+  if (!check) return voices;
+  const rates: number[] = [];
+  for (const voice of voices) rates.push(await check.baseRate({ id: voice.voice.id, probe: voice.probe }));
+  const clearest = Math.min(...rates);
+  return voices.filter((_, i) => rates[i]! <= clearest + INTELLIGIBILITY_MARGIN + 1e-9);
 }
 
 function fittedVoices(nearest: readonly ScoredVoice[], target: CloneTarget, nativePitch: (engine: string) => PitchRange | undefined): ScoredVoice[] {

@@ -1,3 +1,4 @@
+import type { Pcm } from '../../platform/audio/pcm.js';
 import type { CloneTarget, ProbeTools, ScoredVoice } from './target.js';
 import { scoreProbe, speakProbe } from './target.js';
 import { mixStyles } from '../../platform/speech/voice-rendering.js';
@@ -5,8 +6,9 @@ import { mixStyles } from '../../platform/speech/voice-rendering.js';
 /**
  * `voice_search`: a search in Kokoro's voice space. The presets nearest to the target are blended
  * (their style vectors mixed by weight), and speed is tried too; every candidate speaks the probe
- * sentence and the one most like the target's fitting print is kept. Plain coordinate steps over a
- * small grid: each candidate costs one synthesis, so the budget is a dozen.
+ * sentence, and the candidates are ranked by how alike they are to the target's fitting print (the
+ * caller keeps the first that stays intelligible). Plain coordinate steps over a small grid: each
+ * candidate costs one synthesis, so the budget is a dozen.
  */
 
 /** How many nearest presets take part in blends. */
@@ -29,6 +31,8 @@ export interface VoiceSearchResult {
   blend: { voice: string; weight: number }[];
   style: Float32Array;
   speed: number;
+  /** The probe sentences as this candidate speaks them. */
+  probe: Pcm;
   fitSimilarity: number;
   similarity: number;
   measured: boolean;
@@ -40,13 +44,14 @@ export async function searchVoiceSpace(
   nearest: readonly ScoredVoice[],
   styleOf: (voiceId: string) => Promise<Float32Array>,
   onStep: (fraction: number) => void,
-): Promise<VoiceSearchResult> {
+): Promise<VoiceSearchResult[]> {
   const voices = nearest.slice(0, BLENDED);
   const base = voices[0];
   if (!base) throw new Error('no Kokoro voice to start from');
   const styles = await Promise.all(voices.map((voice) => styleOf(voice.voice.id)));
   const budget = WEIGHTINGS.length + SPEEDS.length;
   let done = 0;
+  const tried: VoiceSearchResult[] = [];
   const attempt = async (weights: readonly number[], speed: number): Promise<VoiceSearchResult> => {
     const used = weights.slice(0, voices.length);
     const total = used.reduce((sum, weight) => sum + weight, 0);
@@ -58,7 +63,9 @@ export async function searchVoiceSpace(
     const probe = await speakProbe(tools, base.voice, target.language, { style, speed });
     const score = await scoreProbe(tools, target, probe);
     onStep(++done / budget);
-    return { base, blend, style, speed, fitSimilarity: score.fitSimilarity, similarity: score.similarity, measured: score.measured };
+    const result = { base, blend, style, speed, probe, fitSimilarity: score.fitSimilarity, similarity: score.similarity, measured: score.measured };
+    tried.push(result);
+    return result;
   };
   let best = await attempt(WEIGHTINGS[0]!, 1);
   for (const weights of WEIGHTINGS.slice(1)) {
@@ -67,9 +74,6 @@ export async function searchVoiceSpace(
     if (result.fitSimilarity > best.fitSimilarity) best = result;
   }
   const weights = voices.map((voice) => best.blend.find((part) => part.voice === voice.voice.id)?.weight ?? 0);
-  for (const speed of SPEEDS) {
-    const result = await attempt(weights, speed);
-    if (result.fitSimilarity > best.fitSimilarity) best = result;
-  }
-  return best;
+  for (const speed of SPEEDS) await attempt(weights, speed);
+  return tried.sort((a, b) => b.fitSimilarity - a.fitSimilarity);
 }

@@ -5,12 +5,17 @@ import { engineAvailable } from '../../platform/engines/inventory.js';
 import type { VoiceAnalysis } from '../../platform/audio/analyse/index.js';
 import { printOfAnalysis } from '../../platform/engines/voiceprint.js';
 
-/** Best first: a neural speaker embedding when installed, else the acoustic voice print. */
+/** Telling speakers apart (are all samples one speaker?), best first. */
 const PRINTERS = ['speaker-embedding', 'acoustic-voiceprint'];
+/** What a clone's similarity is reported with, best first: never the print its fit was chosen by. */
+const REPORTERS = ['speaker-embedding', 'acoustic-check'];
+/** What every fit is chosen by: the print built from the features the conversion chain moves. */
+const FITTING = 'acoustic-voiceprint';
 
 /**
  * One measure of "how alike do two recordings sound", fixed for the whole of a clone's creation so
- * that every number it reports is comparable. Prints are made in the engine host.
+ * that every number it reports is comparable. Prints are made in the engine host. A clone has two:
+ * the fitting measure chooses, a second one that fitting never sees reports.
  */
 export class SimilarityMeasure {
   private constructor(
@@ -20,11 +25,24 @@ export class SimilarityMeasure {
     private readonly signal?: AbortSignal,
   ) {}
 
-  static async best(engines: EngineClient, modelsDir: string, signal?: AbortSignal): Promise<SimilarityMeasure> {
-    for (const engine of PRINTERS) {
+  /** The best installed measure for telling speakers apart. */
+  static best(engines: EngineClient, modelsDir: string, signal?: AbortSignal): Promise<SimilarityMeasure> {
+    return SimilarityMeasure.firstInstalled(PRINTERS, engines, modelsDir, signal);
+  }
+
+  static fitting(engines: EngineClient, signal?: AbortSignal): SimilarityMeasure {
+    return new SimilarityMeasure(engines, FITTING, signal);
+  }
+
+  static reporting(engines: EngineClient, modelsDir: string, signal?: AbortSignal): Promise<SimilarityMeasure> {
+    return SimilarityMeasure.firstInstalled(REPORTERS, engines, modelsDir, signal);
+  }
+
+  private static async firstInstalled(order: readonly string[], engines: EngineClient, modelsDir: string, signal?: AbortSignal) {
+    for (const engine of order) {
       if (await engineAvailable(modelsDir, engine)) return new SimilarityMeasure(engines, engine, signal);
     }
-    return new SimilarityMeasure(engines, 'acoustic-voiceprint', signal);
+    return new SimilarityMeasure(engines, order.at(-1)!, signal);
   }
 
   print(pcm: Pcm): Promise<VoicePrint> {

@@ -19,6 +19,8 @@ export interface ZeroShotEngine {
 export interface ZeroShotResult {
   reference: Pcm;
   transcript: string | null;
+  /** The probe sentences as the clone speaks them. */
+  probe: Pcm;
   fitSimilarity: number;
   similarity: number;
   measured: boolean;
@@ -41,5 +43,5 @@ export async function measureZeroShot(
   if (durationOf(reference) === 0) throw new Error('empty zero-shot reference');
   const extra = transcript ? { referenceAudio: reference, referenceText: transcript } : { referenceAudio: reference };
   const probe = await speakProbe(tools, { engine: engine.engine, engineVoice: engine.engineVoice }, target.language, extra);
-  return { reference, transcript, ...(await scoreProbe(tools, target, probe)) };
+  return { reference, transcript, probe, ...(await scoreProbe(tools, target, probe)) };
 }

@@ -4,6 +4,6 @@ export { newCustomVoice, saveCustomVoice } from './custom-voices.js';
 export { previewRoutes } from './preview-routes.js';
 export { PreviewService, previewSentence } from './previews.js';
 export { voiceRoutes } from './routes.js';
-export { CategorySchema, VoiceSchema } from './voice-schema.js';
+export { CategorySchema, IntelligibilitySchema, VoiceSchema } from './voice-schema.js';
 export { VoiceService, enginePresets, publicVoice } from './service.js';
 export { VoiceRepository, type VoiceRecord, type VoiceSampleRecord } from './voice-repository.js';

@@ -119,6 +119,9 @@ export function publicVoice(voice: VoiceDetails) {
     similarity: (voice.settings.similarity as number | null | undefined) ?? null,
     baseline_similarity: (voice.settings.baseline_similarity as number | null | undefined) ?? null,
     similarity_measure: (voice.settings.similarity_measure as string | undefined) ?? null,
+    intelligibility: (voice.settings.intelligibility as number | null | undefined) ?? null,
+    baseline_intelligibility: (voice.settings.baseline_intelligibility as number | null | undefined) ?? null,
+    intelligibility_measure: (voice.settings.intelligibility_measure as string | null | undefined) ?? null,
     warnings: (voice.settings.warnings as { code: string; message: string }[] | undefined) ?? [],
   };
 }

@@ -15,6 +15,17 @@ export const METADATA = {
   favorite: Type.Boolean(),
 };
 
+/** How well a clone or design keeps its words; null for presets and where no recognizer handles the language. */
+export const IntelligibilitySchema = Type.Object({
+  intelligibility: Type.Union([Type.Number(), Type.Null()], {
+    description: 'Clones and designs: word accuracy (1 − word error rate) of the voice speaking the probe sentences, heard by the best installed recognizer',
+  }),
+  baseline_intelligibility: Type.Union([Type.Number(), Type.Null()], {
+    description: 'The same for the voice it was made from, unconverted (null for zero_shot, which has none)',
+  }),
+  intelligibility_measure: Type.Union([Type.String(), Type.Null()], { description: 'Which recognizer heard it' }),
+});
+
 /** What GET shows and PUT accepts back unchanged only. */
 export const READ_ONLY = {
   id: Type.String({ description: 'Preset voices: the engine voice id, e.g. pico:en-US. Clones and designs: voice_…' }),
@@ -46,12 +57,15 @@ export const READ_ONLY = {
     description: 'Clones: how the clone speaks',
   }),
   similarity: Type.Union([Type.Number(), Type.Null()], {
-    description: 'Clones: similarity of the clone speaking a test sentence to the target samples, 0..1',
+    description: 'Clones: similarity of the clone speaking the test sentences to the target samples, 0..1, by a measure the fit never saw',
   }),
   baseline_similarity: Type.Union([Type.Number(), Type.Null()], { description: 'Clones: the same measure for the nearest unconverted preset' }),
-  similarity_measure: Type.Union([Type.String(), Type.Null()], { description: 'acoustic-voiceprint, or speaker-embedding when installed' }),
+  similarity_measure: Type.Union([Type.String(), Type.Null()], {
+    description: 'speaker-embedding when installed, else acoustic-check (settings.fit_measure names the measure that chose the fit)',
+  }),
+  ...IntelligibilitySchema.properties,
   warnings: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: true }), {
-    description: 'Clones: soft problems of the samples',
+    description: 'Clones and designs: soft problems of the samples and of the result (low_intelligibility)',
   }),
 };
 

@@ -19,6 +19,7 @@ import { createWhisperEngine } from './sherpa/whisper.js';
 import { createZipVoiceEngine } from './sherpa/zipvoice.js';
 import type { EngineDescriptor } from './types.js';
 import { acousticVoiceprintEngine } from './voiceprint.js';
+import { acousticCheckEngine } from './voiceprint-check.js';
 
 /** The built-in engines from Debian packages: they work on every machine after set-up. */
 export const BUILTIN_ENGINES: readonly EngineDescriptor[] = [
@@ -30,6 +31,7 @@ export const BUILTIN_ENGINES: readonly EngineDescriptor[] = [
   rhvoiceEngine,
   pocketsphinxEngine,
   acousticVoiceprintEngine,
+  acousticCheckEngine,
 ];
 
 const NEURAL_FACTORIES: Record<string, (modelDir: string) => EngineDescriptor> = {

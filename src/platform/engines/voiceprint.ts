@@ -35,7 +35,7 @@ export const ACOUSTIC_METHOD = 'acoustic-v1';
 /** Below this many voiced frames (10 ms each) the statistics are too noisy to mean anything. */
 const MIN_VOICED_FRAMES = 30;
 
-interface FeatureGroup {
+export interface FeatureGroup {
   name: string;
   start: number;
   /** One scale per feature of the group. */
@@ -86,10 +86,10 @@ export function printOfAnalysis(analysis: VoiceAnalysis): VoicePrint {
 }
 
 /** Weighted mean squared scaled difference D (see the top of the file). */
-export function printDistance(a: Float32Array, b: Float32Array): number {
+export function printDistance(a: Float32Array, b: Float32Array, groups: readonly FeatureGroup[] = GROUPS): number {
   let total = 0;
   let weights = 0;
-  for (const group of GROUPS) {
+  for (const group of groups) {
     let sum = 0;
     group.scales.forEach((scale, i) => {
       const z = (a[group.start + i]! - b[group.start + i]!) / scale;
@@ -101,15 +101,21 @@ export function printDistance(a: Float32Array, b: Float32Array): number {
   return total / weights;
 }
 
-export function acousticSimilarity(a: VoicePrint, b: VoicePrint): number {
-  for (const print of [a, b]) {
-    if (print.method !== ACOUSTIC_METHOD) {
-      throw new EngineError('print_method_mismatch', `Cannot compare a ${print.method} print with ${ACOUSTIC_METHOD}`, { method: print.method });
+/** exp(−D/2) between two prints of one method laid out in these groups (see the top of the file). */
+export function groupedSimilarity(method: string, groups: readonly FeatureGroup[]): (a: VoicePrint, b: VoicePrint) => number {
+  const length = Math.max(...groups.map((group) => group.start + group.scales.length));
+  return (a, b) => {
+    for (const print of [a, b]) {
+      if (print.method !== method) {
+        throw new EngineError('print_method_mismatch', `Cannot compare a ${print.method} print with ${method}`, { method: print.method });
+      }
+      if (print.vector.length !== length) throw new EngineError('print_invalid', `An ${method} print has ${length} values`, {});
     }
-    if (print.vector.length !== VECTOR_LENGTH) throw new EngineError('print_invalid', `An ${ACOUSTIC_METHOD} print has ${VECTOR_LENGTH} values`, {});
-  }
-  return Math.exp(-printDistance(a.vector, b.vector) / 2);
+    return Math.exp(-printDistance(a.vector, b.vector, groups) / 2);
+  };
 }
+
+export const acousticSimilarity = groupedSimilarity(ACOUSTIC_METHOD, GROUPS);
 
 const capabilities: EngineCapabilities = {
   engine: 'acoustic-voiceprint',

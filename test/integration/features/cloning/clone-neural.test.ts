@@ -62,6 +62,13 @@ describe('zero_shot and voice_search clones with stand-in models', () => {
     // A sine from the stand-in holds no voice to measure: said so, never faked.
     assert.equal(body.similarity, null);
     assert.ok(body.warnings.some((warning: { code: string }) => warning.code === 'similarity_unmeasured'));
+    // Nor does it speak a word: with no base voice to compare with, it is held to the fixed limit, and says so.
+    const lost = body.warnings.find((warning: { code: string }) => warning.code === 'low_intelligibility');
+    assert.ok(lost, JSON.stringify(body.warnings));
+    assert.ok(body.intelligibility <= 0.1, `word accuracy ${body.intelligibility}`);
+    assert.equal(body.baseline_intelligibility, null);
+    assert.ok(lost.details.word_error_rate >= 0.9, JSON.stringify(lost.details));
+    assert.deepEqual(body.voice.warnings, body.warnings, 'the voice keeps saying so');
     assert.equal(body.voice.settings.rendering.reference.file, 'reference.wav');
     assert.equal(body.voice.settings.speech_detector, 'silero-vad');
     made.zeroShot = body.voice_id;

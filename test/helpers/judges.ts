@@ -1,0 +1,72 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { normalizeForWer, wordErrorRate } from '../../src/platform/text/wer.js';
+
+/**
+ * Judges the project does not grade itself with: Praat for pitch, and word error rate on
+ * sentences no clone or design was fitted on (the fit only ever speaks its probe sentences).
+ */
+
+const run = promisify(execFile);
+
+/** New English sentences, none of them a probe sentence, numbers spelt out. */
+export const HELD_OUT_SENTENCES = [
+  'Yesterday we walked to the market and bought fresh bread, apples and a bottle of milk for the children.',
+  'Please remember to close the window before you leave the house this evening.',
+  'The train to the city was late again, so most of the passengers missed their meetings.',
+  'My brother plays the piano every Sunday morning while our parents read the newspaper.',
+];
+
+/**
+ * Word error rate over several sentences: all errors over all reference words, so a long
+ * sentence counts for more than a short one.
+ */
+export function pooledWordErrorRate(pairs: readonly { reference: string; heard: string }[]): number {
+  let errors = 0;
+  let words = 0;
+  for (const { reference, heard } of pairs) {
+    const count = normalizeForWer(reference).split(' ').length;
+    errors += wordErrorRate(reference, heard) * count;
+    words += count;
+  }
+  return errors / Math.max(1, words);
+}
+
+/** Intelligibility of a voice: each held-out sentence spoken, then heard back. */
+export async function heldOutWordErrorRate(speak: (text: string) => Promise<Buffer>, hear: (audio: Buffer) => Promise<string>): Promise<number> {
+  const pairs = [];
+  for (const reference of HELD_OUT_SENTENCES) pairs.push({ reference, heard: await hear(await speak(reference)) });
+  return pooledWordErrorRate(pairs);
+}
+
+/** Praat's median pitch (Hz) of a recording in any format ffmpeg reads, over its voiced frames. */
+export async function praatMedianPitch(audio: Buffer): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'timbre-praat-'));
+  try {
+    const wav = join(dir, 'in.wav');
+    await writeFile(join(dir, 'raw'), audio);
+    await run('ffmpeg', ['-v', 'error', '-i', join(dir, 'raw'), '-ac', '1', '-ar', '22050', wav]);
+    const script = join(dir, 'pitch.praat');
+    await writeFile(
+      script,
+      [
+        'form Pitch',
+        '  sentence file',
+        'endform',
+        'Read from file: file$',
+        'To Pitch: 0, 60, 500',
+        'f0 = Get quantile: 0, 0, 0.5, "Hertz"',
+        'writeInfoLine: f0',
+      ].join('\n'),
+    );
+    const { stdout } = await run('praat', ['--run', script, wav]);
+    const hz = Number.parseFloat(stdout);
+    if (!Number.isFinite(hz)) throw new Error(`Praat found no pitch: ${stdout.trim()}`);
+    return hz;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -10920,7 +10920,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description `tts-1`, `tts-1-hd` or `gpt-4o-mini-tts` (the best installed engine), or an engine: `kokoro`, `kitten`, `vits`, `pico`, `flite`, `festival`, `espeak` */
+                    /** @description `tts-1`, `tts-1-hd` or `gpt-4o-mini-tts` (the best installed engine), or an engine: `kokoro`, `kitten`, `vits`, `rhvoice`, `pico`, `flite`, `festival`, `openjtalk`, `espeak` */
                     model: string;
                     /** @description The text to speak, at most 4096 characters */
                     input: string;

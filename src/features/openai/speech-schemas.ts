@@ -15,7 +15,7 @@ export const SpeechBodySchema = Type.Object(
       minLength: 1,
       maxLength: 100,
       description:
-        '`tts-1`, `tts-1-hd` or `gpt-4o-mini-tts` (the best installed engine), or an engine: `kokoro`, `kitten`, `vits`, `pico`, `flite`, `festival`, `espeak`',
+        '`tts-1`, `tts-1-hd` or `gpt-4o-mini-tts` (the best installed engine), or an engine: `kokoro`, `kitten`, `vits`, `rhvoice`, `pico`, `flite`, `festival`, `openjtalk`, `espeak`',
     }),
     input: Type.String({ minLength: 1, maxLength: MAX_INPUT_CHARS, description: 'The text to speak, at most 4096 characters' }),
     voice: Type.Union(

@@ -12,12 +12,13 @@ import {
   type CatalogVoice,
 } from '../../../../src/features/openai/catalog.js';
 
-const voice = (id: string, language: string, gender: CatalogVoice['gender']): CatalogVoice => ({
+const voice = (id: string, language: string, gender: CatalogVoice['gender'], license: string | null = null): CatalogVoice => ({
   id,
   engine: id.split(':')[0]!,
   language,
   languages: [language],
   gender,
+  license,
 });
 
 /** The built-in voices of a machine without neural models (a subset of what the engines list). */
@@ -40,6 +41,16 @@ const KOKORO = [
   voice('kokoro:bm_fable', 'en-GB', 'male'),
   voice('kokoro:bm_george', 'en-GB', 'male'),
 ];
+/** RHVoice's English voices as Debian licenses them: two of them forbid commercial use. */
+const RHVOICE = [
+  voice('rhvoice:alan', 'en-US', 'male', 'LGPL-2.1+'),
+  voice('rhvoice:bdl', 'en-US', 'male', 'LGPL-2.1+'),
+  voice('rhvoice:clb', 'en-US', 'female', 'LGPL-2.1+'),
+  voice('rhvoice:evgeniy-eng', 'en-US', 'male', 'CC-BY-NC-ND-4.0'),
+  voice('rhvoice:lyubov', 'en-US', 'female', 'CC-BY-NC-ND-4.0'),
+  voice('rhvoice:slt', 'en-US', 'female', 'LGPL-2.1+'),
+];
+const OPEN_JTALK = [voice('openjtalk:nitech-jp-atr503-m001', 'ja-JP', 'male', 'CC-BY-3.0')];
 const engines = (voices: CatalogVoice[]) => new Set(voices.map((entry) => entry.engine));
 
 describe('OpenAI model ids', () => {
@@ -89,6 +100,26 @@ describe('OpenAI voice names', () => {
   test('within one engine a name falls back to any voice of it when none has its gender', () => {
     assert.equal(mapOpenAiVoice('onyx', BUILTIN, ['pico'], 'en')?.id, 'pico:en-US');
     assert.equal(mapOpenAiVoice('fable', BUILTIN, ['pico'], 'en')?.id, 'pico:en-GB');
+  });
+
+  test('with RHVoice installed the names speak with its voices, never with one whose license forbids commercial use', () => {
+    const all = [...BUILTIN, ...RHVOICE];
+    const order = speechEnginesFor('tts-1', engines(all))!;
+    assert.deepEqual(order, ['rhvoice', 'pico', 'flite', 'espeak']);
+    const mapped = OPENAI_VOICE_NAMES.map((name) => mapOpenAiVoice(name, all, order, 'en')!);
+    assert.deepEqual(new Set(mapped.map((entry) => entry.id)), new Set(['rhvoice:alan', 'rhvoice:bdl', 'rhvoice:clb', 'rhvoice:slt']));
+    assert.equal(mapOpenAiVoice('nova', all, order, 'en')?.gender, 'female');
+    assert.equal(mapOpenAiVoice('onyx', all, order, 'en')?.gender, 'male');
+    // Only where nothing else speaks the language is a non-commercial voice used.
+    assert.equal(mapOpenAiVoice('nova', [RHVOICE[4]!], ['rhvoice'], 'en')?.id, 'rhvoice:lyubov');
+  });
+
+  test('Japanese text speaks with Open JTalk, whatever the name’s gender', () => {
+    const all = [...BUILTIN, ...OPEN_JTALK];
+    const order = speechEnginesFor('tts-1', engines(all))!;
+    const languages = all.flatMap((entry) => entry.languages);
+    assert.equal(speechLanguage('今日はいい天気ですね。散歩に行きましょう。', languages, 'en'), 'ja');
+    for (const name of ['alloy', 'onyx']) assert.equal(mapOpenAiVoice(name, all, order, 'ja')?.id, 'openjtalk:nitech-jp-atr503-m001');
   });
 
   test('a voice named like the OpenAI voice is preferred (Kokoro’s af_alloy, am_onyx, bm_fable)', () => {

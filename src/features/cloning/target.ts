@@ -124,22 +124,34 @@ export async function speakProbe(
   return pcm;
 }
 
-/** How alike a probe is to the target by both measures, 0 when the probe cannot be printed. */
+/** How alike a probe is to the target by the fitting measure: all a fitting step needs. */
+export async function fitScore(
+  tools: ProbeTools,
+  target: CloneTarget,
+  probe: Pcm,
+): Promise<{ analysis: VoiceAnalysis; fitSimilarity: number; printed: boolean }> {
+  const { analysis, print } = await tools.measure.describe(probe);
+  if (!print) return { analysis, fitSimilarity: 0, printed: false };
+  return { analysis, fitSimilarity: await tools.measure.similarity(print, target.print), printed: true };
+}
+
+/** How alike a probe is to the target by the reporting measure; unmeasured (0) when either cannot be printed. */
+export async function reportedScore(tools: ProbeTools, target: CloneTarget, probe: Pcm): Promise<{ similarity: number; measured: boolean }> {
+  const { evaluation } = target;
+  const check = evaluation && (await tools.report.tryPrint(probe));
+  if (!evaluation || !check) return { similarity: 0, measured: false };
+  return { similarity: await tools.report.similarity(check, evaluation), measured: true };
+}
+
+/** Both scores of a probe; a probe either measure cannot print is unmeasured, both similarities 0. */
 export async function scoreProbe(
   tools: ProbeTools,
   target: CloneTarget,
   probe: Pcm,
 ): Promise<{ analysis: VoiceAnalysis; fitSimilarity: number; similarity: number; measured: boolean }> {
-  const { analysis, print } = await tools.measure.describe(probe);
-  const { evaluation } = target;
-  const check = print && evaluation && (await tools.report.tryPrint(probe));
-  if (!print || !evaluation || !check) return { analysis, fitSimilarity: 0, similarity: 0, measured: false };
-  return {
-    analysis,
-    fitSimilarity: await tools.measure.similarity(print, target.print),
-    similarity: await tools.report.similarity(check, evaluation),
-    measured: true,
-  };
+  const { analysis, fitSimilarity, printed } = await fitScore(tools, target, probe);
+  const reported = printed ? await reportedScore(tools, target, probe) : { similarity: 0, measured: false };
+  return reported.measured ? { analysis, fitSimilarity, ...reported } : { analysis, fitSimilarity: 0, similarity: 0, measured: false };
 }
 
 /**

@@ -1,9 +1,10 @@
 import { firstFit, milderFit, nextFit, type PitchRange, type VoiceFit } from '../../platform/audio/conversion-fit.js';
+import type { VoiceAnalysis } from '../../platform/audio/analyse/index.js';
 import type { Pcm } from '../../platform/audio/pcm.js';
 import { firstIntelligible, INTELLIGIBILITY_MARGIN, type Intelligibility, type IntelligibilityCheck } from './intelligibility.js';
 import { convertVoice } from '../../platform/audio/voice-conversion.js';
 import type { CloneTarget, ProbeTools, ScoredVoice } from './target.js';
-import { scoreProbe, speakProbe } from './target.js';
+import { fitScore, reportedScore, speakProbe } from './target.js';
 
 /**
  * `timbre_match`, the built-in tier: the nearest built-in voices get a rendering fitted to the
@@ -22,16 +23,24 @@ const NEAREST_NATIVE = 2;
 const NEAREST_BY_PITCH = 1;
 const FIT_STEPS = 5;
 
-export interface TimbreMatch {
+/** One fitted rendering, scored by the fitting measure only: the reporting one never sees candidates. */
+interface FittedCandidate {
   start: ScoredVoice;
   fit: VoiceFit;
   /** The probe as the engine rendered it with the fit's pitch and speed, before the conversion. */
   rendered: Pcm;
   converted: Pcm;
+  analysis: VoiceAnalysis;
   fitSimilarity: number;
+  /** False when the fitting print could not be made. */
+  printed: boolean;
+}
+
+/** The fit kept, with its reported similarity and how well it is understood. */
+export interface TimbreMatch extends FittedCandidate {
   similarity: number;
   measured: boolean;
-  /** How well the converted probe is understood, when a recognizer for the language is installed. */
+  /** When a recognizer for the language is installed. */
   intelligibility?: Intelligibility;
 }
 
@@ -48,24 +57,30 @@ export async function fitTimbreMatch(
   onStep: (fraction: number) => void,
 ): Promise<TimbreMatch> {
   const candidates = fittedVoices(await clearBases(tools, nearest), target, nativePitch);
-  const fitted: TimbreMatch[] = [];
+  const fitted: FittedCandidate[] = [];
   for (const [index, start] of candidates.entries()) {
     fitted.push(await fitVoice(tools, target, start, nativePitch(start.voice.engine)));
     onStep((index + 1) / candidates.length);
   }
   if (fitted.length === 0) throw new Error('no candidate voice to fit');
-  return intelligibleBest(
+  const chosen = await intelligibleBest(
     tools,
     target,
     fitted.sort((a, b) => b.fitSimilarity - a.fitSimilarity),
   );
+  const reported = await reportedScore(tools, target, chosen.converted);
+  return { ...chosen, ...reported, measured: chosen.printed && reported.measured };
 }
 
 /**
  * The most similar fit that keeps its words (against the same voice unconverted); a fit that does
  * not is tried once more, milder. When none passes, the one understood best.
  */
-async function intelligibleBest(tools: TimbreTools, target: CloneTarget, ranked: TimbreMatch[]): Promise<TimbreMatch> {
+async function intelligibleBest(
+  tools: TimbreTools,
+  target: CloneTarget,
+  ranked: FittedCandidate[],
+): Promise<FittedCandidate & { intelligibility?: Intelligibility }> {
   const check = tools.intelligibility;
   if (!check) return ranked[0]!;
   async function* variants() {
@@ -78,21 +93,21 @@ async function intelligibleBest(tools: TimbreTools, target: CloneTarget, ranked:
   return { ...found!.chosen, intelligibility: found!.intelligibility };
 }
 
-async function milder(tools: ProbeTools, target: CloneTarget, match: TimbreMatch): Promise<TimbreMatch> {
+async function milder(tools: ProbeTools, target: CloneTarget, match: FittedCandidate): Promise<FittedCandidate> {
   const fit = milderFit(match.fit);
   const converted = await convertVoice(match.rendered, fit.conversion, tools.signal);
-  return { ...match, fit, converted, ...(await scoreProbe(tools, target, converted)) };
+  return { ...match, fit, converted, ...(await fitScore(tools, target, converted)) };
 }
 
 /** Correction steps for one voice; the step that came closest to the target is kept (later steps can overshoot). */
-async function fitVoice(tools: ProbeTools, target: CloneTarget, start: ScoredVoice, nativePitch: PitchRange | undefined): Promise<TimbreMatch> {
+async function fitVoice(tools: ProbeTools, target: CloneTarget, start: ScoredVoice, nativePitch: PitchRange | undefined): Promise<FittedCandidate> {
   const nyquist = start.probe.sampleRate / 2;
   let fit = firstFit(start.analysis, target.analysis, nativePitch);
-  let best: TimbreMatch | undefined;
+  let best: FittedCandidate | undefined;
   for (let step = 1; step <= FIT_STEPS; step++) {
     const rendered = await speakProbe(tools, start.voice, target.language, { pitch: fit.enginePitch, speed: fit.engineSpeed });
     const converted = await convertVoice(rendered, fit.conversion, tools.signal);
-    const score = await scoreProbe(tools, target, converted);
+    const score = await fitScore(tools, target, converted);
     if (!best || score.fitSimilarity > best.fitSimilarity) best = { start, fit, rendered, converted, ...score };
     fit = nextFit(fit, score.analysis, target.analysis, nativePitch, nyquist);
   }

@@ -21,8 +21,8 @@
 import { analyseTexture } from '../audio/analyse/texture.js';
 import type { Pcm } from '../audio/pcm.js';
 import { EngineError } from '../errors.js';
-import type { EngineCapabilities, EngineDescriptor, JobContext, VoicePrint, VoicePrinter } from './types.js';
-import { groupedSimilarity, type FeatureGroup } from './voiceprint.js';
+import type { VoicePrint } from './types.js';
+import { acousticPrinterEngine, groupedSimilarity, type FeatureGroup } from './voiceprint.js';
 
 export const CHECK_METHOD = 'acoustic-check-v1';
 
@@ -59,31 +59,4 @@ export function checkPrint(pcm: Pcm): VoicePrint {
 
 export const checkSimilarity = groupedSimilarity(CHECK_METHOD, GROUPS);
 
-const capabilities: EngineCapabilities = {
-  engine: 'acoustic-check',
-  kind: 'voiceprint',
-  neural: false,
-  languages: [],
-  wordTimings: false,
-  phonemeTimings: false,
-  referenceAudio: false,
-  blendableVoices: false,
-  speed: false,
-};
-
-export const acousticCheckEngine: EngineDescriptor<VoicePrinter> = {
-  id: 'acoustic-check',
-  kind: 'voiceprint',
-  neural: false,
-  probe: async () => ({ available: true }),
-  load: async () => ({
-    capabilities,
-    extract: async (pcm: Pcm, context: JobContext) => {
-      context.signal.throwIfAborted();
-      const print = checkPrint(pcm);
-      context.progress(1, 'check print');
-      return print;
-    },
-    similarity: checkSimilarity,
-  }),
-};
+export const acousticCheckEngine = acousticPrinterEngine('acoustic-check', checkPrint, checkSimilarity);

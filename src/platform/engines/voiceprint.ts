@@ -117,36 +117,47 @@ export function groupedSimilarity(method: string, groups: readonly FeatureGroup[
 
 export const acousticSimilarity = groupedSimilarity(ACOUSTIC_METHOD, GROUPS);
 
-const capabilities: EngineCapabilities = {
-  engine: 'acoustic-voiceprint',
-  kind: 'voiceprint',
-  neural: false,
-  languages: [],
-  wordTimings: false,
-  phonemeTimings: false,
-  referenceAudio: false,
-  blendableVoices: false,
-  speed: false,
-};
+/** An engine around an acoustic print: no model, always available, made in the engine host. */
+export function acousticPrinterEngine(
+  id: string,
+  print: (pcm: Pcm, signal: AbortSignal) => VoicePrint | Promise<VoicePrint>,
+  similarity: VoicePrinter['similarity'],
+  extra: Pick<VoicePrinter, 'analyse'> = {},
+): EngineDescriptor<VoicePrinter> {
+  const capabilities: EngineCapabilities = {
+    engine: id,
+    kind: 'voiceprint',
+    neural: false,
+    languages: [],
+    wordTimings: false,
+    phonemeTimings: false,
+    referenceAudio: false,
+    blendableVoices: false,
+    speed: false,
+  };
+  return {
+    id,
+    kind: 'voiceprint',
+    neural: false,
+    probe: async () => ({ available: true }),
+    load: async () => ({
+      capabilities,
+      extract: async (pcm: Pcm, context: JobContext) => {
+        context.signal.throwIfAborted();
+        const made = await print(pcm, context.signal);
+        context.progress(1, 'voice print');
+        return made;
+      },
+      similarity,
+      ...extra,
+    }),
+  };
+}
 
-export const acousticVoiceprintEngine: EngineDescriptor<VoicePrinter> = {
-  id: 'acoustic-voiceprint',
-  kind: 'voiceprint',
-  neural: false,
-  probe: async () => ({ available: true }),
-  load: async () => ({
-    capabilities,
-    extract: async (pcm: Pcm, context: JobContext) => {
-      context.signal.throwIfAborted();
-      const print = await acousticPrint(pcm, context.signal);
-      context.progress(1, 'voice print');
-      return print;
-    },
-    similarity: acousticSimilarity,
-    /** The full analysis (pitch, formants, spectrum, rate) that voice cloning fits to, made here to keep the server's event loop free. */
-    analyse: async (pcm: Pcm, context: JobContext): Promise<VoiceAnalysis> => {
-      context.signal.throwIfAborted();
-      return analyseVoice(pcm, context.signal);
-    },
-  }),
-};
+export const acousticVoiceprintEngine = acousticPrinterEngine('acoustic-voiceprint', acousticPrint, acousticSimilarity, {
+  /** The full analysis (pitch, formants, spectrum, rate) that voice cloning fits to, made here to keep the server's event loop free. */
+  analyse: async (pcm: Pcm, context: JobContext): Promise<VoiceAnalysis> => {
+    context.signal.throwIfAborted();
+    return analyseVoice(pcm, context.signal);
+  },
+});

@@ -1,6 +1,6 @@
 import type { Pcm } from '../pcm.js';
 import { frameLevelsDb, HOP_SECONDS, percentile } from './frames.js';
-import { mfcc } from './mfcc.js';
+import { mfcc, summariseMfcc } from './mfcc.js';
 import { pitchTrack } from './pitch.js';
 import { resample } from './resample.js';
 
@@ -36,44 +36,37 @@ export interface VoiceTexture {
 export function analyseTexture(input: Pcm): VoiceTexture {
   const pcm = resample(input, RATE);
   const track = pitchTrack(pcm, { hopSeconds: HOP_SECONDS });
+  // Frames of c0..c8 then their deltas d0..d8.
   const frames = mfcc(pcm, { hopSeconds: HOP_SECONDS, coefficients: COEFFICIENTS + 1, deltas: true });
   const levels = frameLevelsDb(pcm);
   const count = Math.min(track.length, frames.length, levels.length);
-  const voiced: number[] = [];
-  const unvoiced: number[] = [];
-  for (let i = 0; i < count; i++) {
-    if (track[i]!.f0 > 0) voiced.push(i);
-    else if (track[i]!.sounding) unvoiced.push(i);
-  }
-  const coefficient = (i: number, c: number) => frames[i]![c]!;
-  const deltaOf = (i: number, c: number) => frames[i]![COEFFICIENTS + 1 + c]!;
+  const voiced = Uint8Array.from({ length: count }, (_, i) => (track[i]!.f0 > 0 ? 1 : 0));
+  const unvoiced = Uint8Array.from({ length: count }, (_, i) => (!voiced[i] && track[i]!.sounding ? 1 : 0));
+  // summariseMfcc leaves out index 0 (c0): its c1..c8 are indices 0..7, d1..d8 indices 9..16.
+  const ofUnvoiced = summariseMfcc(frames.slice(0, count), unvoiced);
+  const ofVoiced = summariseMfcc(frames.slice(0, count), voiced);
   const steps: number[] = [];
   for (let i = 1; i < count; i++) {
-    if (track[i]!.f0 > 0 && track[i - 1]!.f0 > 0) steps.push(12 * Math.log2(track[i]!.f0 / track[i - 1]!.f0));
+    if (voiced[i] && voiced[i - 1]) steps.push(12 * Math.log2(track[i]!.f0 / track[i - 1]!.f0));
   }
   return {
-    unvoicedMfccMean: range(COEFFICIENTS).map((c) => mean(unvoiced.map((i) => coefficient(i, c + 1)))),
-    deltaMfccStd: range(COEFFICIENTS).map((c) => deviation(voiced.map((i) => deltaOf(i, c + 1)))),
+    unvoicedMfccMean: ofUnvoiced.mean.slice(0, COEFFICIENTS),
+    deltaMfccStd: ofVoiced.std.slice(COEFFICIENTS + 1, 2 * COEFFICIENTS + 1),
     aperiodicity: percentile(
-      voiced.map((i) => track[i]!.aperiodicity),
+      track.slice(0, count).flatMap((frame, i) => (voiced[i] ? [frame.aperiodicity] : [])),
       0.5,
     ),
-    voicedFraction: voiced.length / Math.max(1, voiced.length + unvoiced.length),
+    voicedFraction: ofVoiced.frames / Math.max(1, ofVoiced.frames + ofUnvoiced.frames),
     // Robust: a tracker's octave jump between two frames would outweigh every real step.
     f0StepSemitones: (percentile(steps, 0.75) - percentile(steps, 0.25)) / 1.349,
-    levelSpreadDb: deviation([...voiced, ...unvoiced].map((i) => levels[i]!)),
-    voicedFrames: voiced.length,
-    unvoicedFrames: unvoiced.length,
+    levelSpreadDb: spread(Array.from(levels.subarray(0, count)).filter((_, i) => voiced[i] || unvoiced[i])),
+    voicedFrames: ofVoiced.frames,
+    unvoicedFrames: ofUnvoiced.frames,
   };
 }
 
-const range = (length: number) => Array.from({ length }, (_, i) => i);
-
-function mean(values: number[]): number {
-  return values.length === 0 ? NaN : values.reduce((sum, value) => sum + value, 0) / values.length;
-}
-
-function deviation(values: number[]): number {
-  const average = mean(values);
-  return Math.sqrt(mean(values.map((value) => (value - average) ** 2)));
+/** Population standard deviation. */
+function spread(values: number[]): number {
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length);
 }

@@ -99,7 +99,12 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await installOpenApi(app);
   for (const schema of [...SHARED_SCHEMAS, OpenAiErrorEnvelopeSchema]) app.addSchema(schema);
   await installUploads(app, { maxUploadBytes: config.maxUploadBytes, maxFiles: config.cloneMaxSamples });
+  await registerCapabilities(app, config, services);
+  return app;
+}
 
+/** Every capability's routes, each given only the services it uses. */
+async function registerCapabilities(app: FastifyInstance, config: Config, services: Services): Promise<void> {
   await app.register(apiKeyRoutes, { keys: services.keys });
   await app.register(systemRoutes, { system: services.system });
   await app.register(voiceRoutes, { voices: services.voices, config });
@@ -119,7 +124,11 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(openAiRoutes, { openai: services.openai, transcription: services.transcription, assets: services.assets, dataDir: config.dataDir });
   await app.register(websocketRoutes, {
     events: services.events,
-    limits: { pingSeconds: config.wsPingSeconds, maxSubscriptions: config.wsMaxSubscriptions, maxBufferedBytes: config.wsMaxBufferedBytes },
+    limits: {
+      pingSeconds: config.wsPingSeconds,
+      maxSubscriptions: config.wsMaxSubscriptions,
+      maxBufferedBytes: config.wsMaxBufferedBytes,
+      maxMessagesPerMinute: config.wsMaxMessagesPerMinute,
+    },
   });
-  return app;
 }

@@ -18,6 +18,8 @@ export interface Config {
   wsMaxSubscriptions: number;
   /** Bytes a WebSocket client may leave unread before it is dropped (close 4002). */
   wsMaxBufferedBytes: number;
+  /** Messages a WebSocket client may send per minute, and at once, before it is closed (4003). */
+  wsMaxMessagesPerMinute: number;
   /** A key created with all scopes at start if it does not exist yet. */
   bootstrapApiKey: string | undefined;
   logLevel: string;
@@ -117,6 +119,13 @@ export const SETTINGS = [
     flag: 'ws-max-buffered-bytes',
     description: 'Unread bytes before a WebSocket client is dropped',
     parse: integer(65_536, 1 << 30),
+  },
+  {
+    key: 'wsMaxMessagesPerMinute',
+    env: 'TIMBRE_WS_MAX_MESSAGES_PER_MINUTE',
+    flag: 'ws-max-messages-per-minute',
+    description: 'Messages a WebSocket client may send per minute (and at once) before it is closed (4003)',
+    parse: integer(1, 1_000_000),
   },
   { key: 'bootstrapApiKey', env: 'TIMBRE_API_KEY', flag: 'api-key', description: 'Key created with all scopes at start', parse: text },
   { key: 'logLevel', env: 'TIMBRE_LOG_LEVEL', flag: 'log-level', description: 'fatal, error, warn, info, debug', parse: text },
@@ -247,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     wsPingSeconds: 30,
     wsMaxSubscriptions: 100,
     wsMaxBufferedBytes: 1024 * 1024,
+    wsMaxMessagesPerMinute: 600,
     bootstrapApiKey: undefined,
     logLevel: 'info',
     enginePoolSize: 1,

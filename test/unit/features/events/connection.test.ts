@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CLOSE_SLOW_CONSUMER, Connection, messageText, parse, type ClientSocket } from '../../../../src/features/events/connection.js';
+import { CLOSE_RATE_LIMITED, CLOSE_SLOW_CONSUMER, Connection, messageText, parse, type ClientSocket } from '../../../../src/features/events/connection.js';
 
 /** A socket that keeps what is sent; `unread` is what the client has not taken yet. */
 function socket(unread = 0) {
@@ -8,6 +8,7 @@ function socket(unread = 0) {
   const closed: number[] = [];
   const fake: ClientSocket = {
     readyState: 1,
+    pause: () => undefined,
     bufferedAmount: unread,
     send: (text: string) => void sent.push(JSON.parse(text) as (typeof sent)[number]),
     close: (code?: number) => void closed.push(code ?? 1000),
@@ -16,7 +17,7 @@ function socket(unread = 0) {
   return { fake, sent, closed };
 }
 
-const LIMITS = { pingSeconds: 30, maxSubscriptions: 2, maxBufferedBytes: 1024 };
+const LIMITS = { pingSeconds: 30, maxSubscriptions: 2, maxBufferedBytes: 1024, maxMessagesPerMinute: 60 };
 
 describe('a WebSocket connection', () => {
   test('subscribing narrows it to tasks, up to the limit, and each answer says how many', () => {
@@ -65,6 +66,18 @@ describe('a WebSocket connection', () => {
     const { fake, sent, closed } = socket(LIMITS.maxBufferedBytes + 1);
     new Connection(fake, LIMITS).reply('job.progress', { progress: 0.5 });
     assert.deepEqual([sent.length, closed], [0, [CLOSE_SLOW_CONSUMER]]);
+  });
+
+  test('a client may send its per-minute budget at once, then one message per refill, and is closed past it', () => {
+    const { fake, sent, closed } = socket();
+    let clock = 0;
+    const connection = new Connection(fake, LIMITS, () => clock);
+    for (let index = 0; index < LIMITS.maxMessagesPerMinute; index++) connection.receive({ type: 'ping' });
+    clock += 1000;
+    connection.receive({ type: 'ping' });
+    assert.deepEqual([sent.length, closed], [LIMITS.maxMessagesPerMinute + 1, []]);
+    connection.receive({ type: 'ping' });
+    assert.deepEqual([sent.length, closed], [LIMITS.maxMessagesPerMinute + 1, [CLOSE_RATE_LIMITED]]);
   });
 
   test('messages read as text however the socket delivered them', () => {

@@ -1,9 +1,11 @@
+import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../platform/config.js';
 import type { Services } from './services.js';
-import { installAuth, installRateLimits, apiKeyRoutes } from '../features/access/index.js';
+import { installAuth, installRateLimits, apiKeyRoutes, sessionRoutes } from '../features/access/index.js';
+import { loadStudioBundle, studioRoutes } from '../features/studio/index.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installContractCheck } from '../platform/http/contract-check.js';
@@ -84,7 +86,8 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   // Registered before the guards: its hooks mark upgrade requests, so a refused handshake's socket is closed.
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   installHostGuard(app, [...config.allowedHosts, config.host]);
-  installAuth(app, services.keys);
+  await app.register(cookie);
+  installAuth(app, services.keys, services.sessions);
   if (config.corsOrigins.length > 0) {
     await app.register(cors, {
       origin: config.corsOrigins,
@@ -105,6 +108,8 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
 
 /** Every capability's routes, each given only the services it uses. */
 async function registerCapabilities(app: FastifyInstance, config: Config, services: Services): Promise<void> {
+  await app.register(studioRoutes, { bundle: loadStudioBundle(join(INSTALL_DIR, 'studio', 'dist')) });
+  await app.register(sessionRoutes, { sessions: services.sessions, sessionHours: config.sessionHours });
   await app.register(apiKeyRoutes, { keys: services.keys });
   await app.register(systemRoutes, { system: services.system });
   await app.register(voiceRoutes, { voices: services.voices, config });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Config } from '../platform/config.js';
 import type { EngineHost } from '../platform/engines/host/supervisor.js';
-import { ApiKeyRepository, KeyService } from '../features/access/index.js';
+import { ApiKeyRepository, KeyService, SessionRepository, SessionService } from '../features/access/index.js';
 import { CategoryRepository, VoiceRepository, enginePresets, VoiceService, PreviewService } from '../features/voices/index.js';
 import { describeDatabase, type Db } from '../platform/store/database.js';
 import { engineInventory } from '../platform/engines/inventory.js';
@@ -25,6 +25,7 @@ export interface Services {
   db: Db;
   events: EventBus;
   keys: KeyService;
+  sessions: SessionService;
   system: SystemService;
   engines: EngineHost;
   voices: VoiceService;
@@ -59,10 +60,12 @@ export function createServices(config: Config): Services {
   let assetSweep: NodeJS.Timeout | undefined;
   // Expired assets free space, but deleting their rows needs some: a sweep on a full disk waits for the next.
   const sweepAssets = () => media.assets.sweepExpired().catch((error: unknown) => log.warn({ err: error }, 'the asset sweep failed'));
+  const keys = new KeyService(new ApiKeyRepository(db), events, log);
   return {
     db,
     events,
-    keys: new KeyService(new ApiKeyRepository(db), events, log),
+    keys,
+    sessions: new SessionService(new SessionRepository(db), keys, config),
     system,
     engines,
     queue,

@@ -1,4 +1,4 @@
-import { ApiKeySchema } from '../features/access/index.js';
+import { ApiKeySchema, SessionSchema } from '../features/access/index.js';
 import { AssetSchema } from '../features/assets/index.js';
 import { WsClientMessageSchema, WsServerMessageSchema } from '../features/events/index.js';
 import { ChunkSchema } from '../features/long-form/index.js';
@@ -15,6 +15,7 @@ import { ErrorEnvelopeSchema } from '../platform/http/schemas.js';
 export const SHARED_SCHEMAS = [
   ErrorEnvelopeSchema,
   ApiKeySchema,
+  SessionSchema,
   AssetSchema,
   ChunkSchema,
   JobViewSchema,

@@ -5,11 +5,13 @@ import { isStorageFull } from '../platform/storage-full.js';
 import { keysCommand } from './keys.js';
 import { modelsCommand } from './models.js';
 import { serveCommand } from './serve.js';
+import { studioCommand } from './studio.js';
 
 const USAGE = `Usage: timbre <command> [options]
 
 Commands:
   serve                          Start the service (default port 8765 on 127.0.0.1)
+  studio [--no-open] [--json]    Print and open a one-time link that signs the browser in to Timbre Studio
   keys create --name NAME [--scopes a,b] [--rate-limit scope=N ...] [--json]
   keys list [--json]
   keys limits KEY_ID scope=N ...   Change a key's requests-per-minute limits
@@ -39,6 +41,7 @@ async function main(argv: string[]): Promise<number | undefined> {
       json: { type: 'boolean' },
       from: { type: 'string' },
       defaults: { type: 'boolean' },
+      'no-open': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -61,6 +64,8 @@ async function main(argv: string[]): Promise<number | undefined> {
         rateLimits: values['rate-limit'] ?? [],
         json: values.json ?? false,
       });
+    case 'studio':
+      return studioCommand(config, { open: !(values['no-open'] ?? false), json: values.json ?? false });
     case 'models':
       return modelsCommand(config, rest, { from: values.from, defaults: values.defaults ?? false, json: values.json ?? false });
     default:

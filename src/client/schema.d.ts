@@ -21,6 +21,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Timbre Studio, the web app */
+        get: operations["getStudio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A file of the studio */
+        get: operations["getStudioAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current studio session */
+        get: operations["getSession"];
+        put?: never;
+        /**
+         * Sign in to the studio
+         * @description Opens a session with an API key or a one-time sign-in link and sets the session cookie (timbre_session: HttpOnly, SameSite=Strict). Needs no key header. Requests the cookie signs that change something, and /ws, must carry the studio’s own Origin.
+         */
+        post: operations["signIn"];
+        /** Sign out of the studio */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/api-keys": {
         parameters: {
             query?: never;
@@ -1129,6 +1185,16 @@ export interface components {
             /** @description The key that created this one; it shares that key’s budget (null: made by the owner) */
             created_by: string | null;
         };
+        /** @description A studio session: the key it acts as and when it ends */
+        Session: {
+            /** @description The key the session acts as; revoking it ends the session */
+            key_id: string;
+            /** @description That key’s name */
+            name: string;
+            scopes: ("tts:generate" | "tts:timeline" | "voices:read" | "voices:write" | "clone:create" | "audio:process" | "system:read" | "ws:connect" | "projects:read" | "projects:write")[];
+            /** Format: date-time */
+            expires_at: string;
+        };
         Asset: {
             asset_id: string;
             /** @enum {string} */
@@ -1575,7 +1641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -1587,7 +1653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -1638,6 +1704,456 @@ export interface operations {
             };
         };
     };
+    getStudio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The studio (HTML) */
+            200: {
+                headers: {
+                    /** @description `nosniff`: the browser keeps to the declared type */
+                    "X-Content-Type-Options"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service Unavailable: `studio_not_built` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getStudioAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A script, style sheet, font or image of the studio */
+            200: {
+                headers: {
+                    /** @description `nosniff`: the browser keeps to the declared type */
+                    "X-Content-Type-Options"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                    "text/css": string;
+                    "image/*": string;
+                    "font/woff2": string;
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service Unavailable: `studio_not_built` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A studio session: the key it acts as and when it ends */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description An API key, or the token of a one-time sign-in link */
+        requestBody: {
+            content: {
+                "application/json": {
+                    api_key: string;
+                } | {
+                    /** @description From the one-time link `timbre studio` prints */
+                    sign_in_token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A studio session: the key it acts as and when it ends */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired`, `sign_in_link_invalid` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out; the cookie is cleared */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: never;
@@ -1673,7 +2189,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -1685,7 +2201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -1838,7 +2354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -1850,7 +2366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `scope_escalation`, `rate_limit_escalation` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request`, `scope_escalation`, `rate_limit_escalation` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -1958,7 +2474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -1970,7 +2486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `key_not_manageable` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request`, `key_not_manageable` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2122,7 +2638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2134,7 +2650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `key_not_manageable`, `rate_limit_escalation` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request`, `key_not_manageable`, `rate_limit_escalation` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2256,7 +2772,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2268,7 +2784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `key_not_manageable` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request`, `key_not_manageable` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2416,7 +2932,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2428,7 +2944,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2549,7 +3065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2561,7 +3077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2677,7 +3193,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2689,7 +3205,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2791,7 +3307,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2803,7 +3319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2903,7 +3419,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2915,7 +3431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3001,7 +3517,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3013,7 +3529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3169,7 +3685,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3181,7 +3697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `voice_read_only` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request`, `voice_read_only` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3301,7 +3817,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3313,7 +3829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `voice_read_only` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request`, `voice_read_only` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3435,7 +3951,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3447,7 +3963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3536,7 +4052,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3548,7 +4064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3670,7 +4186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3682,7 +4198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3773,7 +4289,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3785,7 +4301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3905,7 +4421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3917,7 +4433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4046,7 +4562,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4058,7 +4574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4196,7 +4712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4208,7 +4724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4333,7 +4849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4345,7 +4861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4472,7 +4988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4484,7 +5000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4658,7 +5174,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4670,7 +5186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4850,7 +5366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4862,7 +5378,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5110,7 +5626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5122,7 +5638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5382,7 +5898,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5394,7 +5910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5580,7 +6096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5592,7 +6108,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5791,7 +6307,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5803,7 +6319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5977,7 +6493,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5989,7 +6505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6173,7 +6689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6185,7 +6701,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6405,7 +6921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6417,7 +6933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6637,7 +7153,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6649,7 +7165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6834,7 +7350,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6846,7 +7362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6980,7 +7496,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6992,7 +7508,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7101,7 +7617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7113,7 +7629,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7233,7 +7749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7245,7 +7761,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7372,7 +7888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7384,7 +7900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7556,7 +8072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7568,7 +8084,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7738,7 +8254,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7750,7 +8266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7912,7 +8428,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7924,7 +8440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8077,7 +8593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8089,7 +8605,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8255,7 +8771,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8267,7 +8783,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8446,7 +8962,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8458,7 +8974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8577,7 +9093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8589,7 +9105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8693,7 +9209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8705,7 +9221,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8866,7 +9382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8878,7 +9394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8988,7 +9504,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9000,7 +9516,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9094,7 +9610,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9106,7 +9622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9216,7 +9732,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9228,7 +9744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9324,7 +9840,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9336,7 +9852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9480,7 +9996,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9492,7 +10008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `local_paths_disabled`, `path_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request`, `local_paths_disabled`, `path_not_allowed` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9642,7 +10158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9654,7 +10170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `url_address_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request`, `url_address_not_allowed` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9824,7 +10340,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9836,7 +10352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9990,7 +10506,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10002,7 +10518,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10163,7 +10679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10175,7 +10691,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10344,7 +10860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10356,7 +10872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10533,7 +11049,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10545,7 +11061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10763,7 +11279,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10775,7 +11291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10982,7 +11498,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10994,7 +11510,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11241,7 +11757,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11253,7 +11769,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11434,7 +11950,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11446,7 +11962,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11541,7 +12057,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11553,7 +12069,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11669,7 +12185,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11681,7 +12197,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11786,7 +12302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked` */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11798,7 +12314,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { boolean, integer, list, text, type Parser } from './config-parsers.js';
 
 export interface Config {
   host: string;
@@ -20,6 +21,10 @@ export interface Config {
   wsMaxBufferedBytes: number;
   /** Messages a WebSocket client may send per minute, and at once, before it is closed (4003). */
   wsMaxMessagesPerMinute: number;
+  /** How long a studio session lasts after sign-in. */
+  sessionHours: number;
+  /** How long a one-time sign-in link of `timbre studio` may be used. */
+  signInLinkMinutes: number;
   /** A key created with all scopes at start if it does not exist yet. */
   bootstrapApiKey: string | undefined;
   logLevel: string;
@@ -63,7 +68,7 @@ export interface Config {
   contractCheck: boolean;
 }
 
-type Parser<T> = (raw: string, name: string) => T;
+export { ConfigError } from './config-parsers.js';
 
 interface Setting<K extends keyof Config> {
   key: K;
@@ -72,29 +77,6 @@ interface Setting<K extends keyof Config> {
   description: string;
   parse: Parser<Config[K]>;
 }
-
-export class ConfigError extends Error {}
-
-const text: Parser<string> = (raw) => raw;
-const list: Parser<string[]> = (raw) =>
-  raw
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-const boolean: Parser<boolean> = (raw, name) => {
-  if (/^(1|true|yes)$/i.test(raw)) return true;
-  if (/^(0|false|no)$/i.test(raw)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-};
-const integer =
-  (min: number, max: number): Parser<number> =>
-  (raw, name) => {
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-    }
-    return value;
-  };
 
 /** Every setting, its environment variable and CLI flag; the README's configuration table mirrors this list. */
 export const SETTINGS = [
@@ -124,8 +106,16 @@ export const SETTINGS = [
     key: 'wsMaxMessagesPerMinute',
     env: 'TIMBRE_WS_MAX_MESSAGES_PER_MINUTE',
     flag: 'ws-max-messages-per-minute',
-    description: 'Messages a WebSocket client may send per minute (and at once) before it is closed (4003)',
-    parse: integer(1, 1_000_000),
+    description: 'WebSocket client messages a minute',
+    parse: integer(1, 1e6),
+  },
+  { key: 'sessionHours', env: 'TIMBRE_SESSION_HOURS', flag: 'session-hours', description: 'How long a studio session lasts', parse: integer(1, 24 * 365) },
+  {
+    key: 'signInLinkMinutes',
+    env: 'TIMBRE_SIGN_IN_LINK_MINUTES',
+    flag: 'sign-in-link-minutes',
+    description: 'Life of a one-time studio link',
+    parse: integer(1, 1440),
   },
   { key: 'bootstrapApiKey', env: 'TIMBRE_API_KEY', flag: 'api-key', description: 'Key created with all scopes at start', parse: text },
   { key: 'logLevel', env: 'TIMBRE_LOG_LEVEL', flag: 'log-level', description: 'fatal, error, warn, info, debug', parse: text },
@@ -257,6 +247,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     wsMaxSubscriptions: 100,
     wsMaxBufferedBytes: 1024 * 1024,
     wsMaxMessagesPerMinute: 600,
+    sessionHours: 12,
+    signInLinkMinutes: 10,
     bootstrapApiKey: undefined,
     logLevel: 'info',
     enginePoolSize: 1,

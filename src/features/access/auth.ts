@@ -1,6 +1,8 @@
+import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.js';
 import type { KeyService } from './service.js';
+import { SESSION_COOKIE, type SessionService } from './sessions.js';
 import type { Scope } from './scopes.js';
 import type { ApiKeyRecord } from './repository.js';
 
@@ -8,6 +10,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The one scope a key needs for this route. */
     scope?: Scope;
+    /** Served without a key: the studio's page and assets, and signing in itself. */
+    public?: true;
     /** Also accept the key as the `api_key` query parameter (WebSocket handshakes from browsers). */
     keyInQuery?: boolean;
   }
@@ -45,21 +49,44 @@ export function callerOf(request: FastifyRequest): ApiKeyRecord {
 }
 
 /**
- * Every route must name its scope (registration fails otherwise); each request is then
- * authenticated and checked against that scope before anything else runs.
+ * A browser sends the session cookie with every request to this origin, whoever made the page:
+ * so a request authenticated by it that changes something, or opens the WebSocket, must come from
+ * a page of this very origin (SameSite=Strict already keeps the cookie off other sites' requests).
  */
-export function installAuth(app: FastifyInstance, keys: KeyService): void {
+export function assertSameOrigin(request: FastifyRequest): void {
+  const reads = (request.method === 'GET' || request.method === 'HEAD') && request.headers.upgrade === undefined;
+  const origin = request.headers.origin;
+  if (reads && origin === undefined) return;
+  if (origin !== undefined && URL.canParse(origin) && new URL(origin).host === request.headers.host?.toLowerCase()) return;
+  throw new ApiError(403, 'cross_site_request', 'A request signed in by the studio session must come from the studio itself (its Origin header)', {
+    origin: origin ?? null,
+  });
+}
+
+/** The key of a request: a presented key, else the studio session's cookie. */
+function authenticated(request: FastifyRequest, keys: KeyService, sessions: SessionService): ApiKeyRecord {
+  const presented = presentedKey(request);
+  if (presented) return keys.authenticate(presented);
+  const session = request.cookies[SESSION_COOKIE];
+  if (!session) throw new ApiError(401, 'missing_api_key', 'Send an API key in the X-API-Key header or as Authorization: Bearer <key>');
+  assertSameOrigin(request);
+  return sessions.authenticate(session).key;
+}
+
+/**
+ * Every route must name its scope or be public (registration fails otherwise); each request is
+ * then authenticated and checked against that scope before anything else runs.
+ */
+export function installAuth(app: FastifyInstance, keys: KeyService, sessions: SessionService): void {
   app.addHook('onRoute', (route) => {
     if (route.method === 'OPTIONS' || [route.method].flat().every((method) => method === 'OPTIONS')) return;
-    if (!route.config?.scope) throw new Error(`Route ${String(route.method)} ${route.url} declares no scope`);
+    if (!route.config?.scope && !route.config?.public) throw new Error(`Route ${String(route.method)} ${route.url} declares no scope`);
   });
 
   app.addHook('onRequest', async (request) => {
     const scope = request.routeOptions.config.scope;
     if (!scope) return;
-    const presented = presentedKey(request);
-    if (!presented) throw new ApiError(401, 'missing_api_key', 'Send an API key in the X-API-Key header or as Authorization: Bearer <key>');
-    const key = keys.authenticate(presented);
+    const key = authenticated(request, keys, sessions);
     if (!key.scopes.includes(scope)) {
       throw new ApiError(403, 'insufficient_scope', `This key lacks the scope ${scope}`, {
         required_scope: scope,

@@ -91,7 +91,15 @@ export class KeyService {
   /** Resolves the key presented with a request; throws the reason it cannot be used. */
   authenticate(secret: string | undefined): ApiKeyRecord {
     if (!secret) throw new ApiError(401, 'missing_api_key', 'Send an API key in the X-API-Key header');
-    const record = isWellFormedKey(secret) ? this.findBySecret(secret) : undefined;
+    return this.admit(isWellFormedKey(secret) ? this.findBySecret(secret) : undefined);
+  }
+
+  /** The key a studio session or sign-in link acts as, admitted as if it had been presented. */
+  authenticateById(keyId: string): ApiKeyRecord {
+    return this.admit(this.keys.findById(keyId));
+  }
+
+  private admit(record: ApiKeyRecord | undefined): ApiKeyRecord {
     if (!record) throw new ApiError(401, 'invalid_api_key', 'The API key is not valid');
     if (record.revokedAt) {
       throw new ApiError(401, 'key_revoked', 'The API key has been revoked', { key_id: record.keyId, revoked_at: record.revokedAt });

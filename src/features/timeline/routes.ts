@@ -11,7 +11,7 @@ import { callerOf } from '../access/index.js';
 import type { TaskService } from '../tasks/index.js';
 import { UPLOAD_ERRORS, withErrors } from '../../platform/http/responses.js';
 import { receiveUpload } from '../../platform/http/uploads.js';
-import { multipartForm } from '../../platform/http/multipart-body.js';
+import { bodyRequired, multipartForm } from '../../platform/http/multipart-body.js';
 
 const AUDIO_FILE = { name: 'file', description: 'Audio in any format ffmpeg reads' };
 const PICTURE_FILE = { name: 'file', description: 'A video or an image' };
@@ -76,6 +76,8 @@ export const timelineRoutes: FastifyPluginAsyncTypebox<{ timeline: TimelineServi
     handler: async (request, reply) => {
       const keyId = callerOf(request).keyId;
       const task = tasks.owned(request.params.task_id, keyId);
+      // Without a content type Fastify validates no body at all.
+      if (!request.isMultipart() && (request.body === undefined || request.body === null)) throw bodyRequired();
       let body = request.body as { asset_id: string; track?: string; start?: number; gain_db?: number };
       if (request.isMultipart()) {
         const upload = await receiveUpload(request, tempDir);

@@ -128,12 +128,13 @@ export function finishDocument<T extends object>(document: T): T {
   for (const [path, item] of Object.entries(paths)) {
     if (!isJsonObject(item)) continue;
     for (const [method, operation] of Object.entries(item)) {
-      if (!isJsonObject(operation) || operation['x-scope'] === undefined) continue;
+      if (!isJsonObject(operation)) continue;
       if (path === '/ws') describeWebSocket(operation);
       else addBodyErrors(method, operation);
       describeRequestBody(operation);
       nameSuccesses(operation);
-      addRateLimitHeaders(operation);
+      // Public routes (the studio's files, signing in) are not counted against a key.
+      if (operation['x-scope'] !== undefined) addRateLimitHeaders(operation);
     }
   }
   const components: unknown = 'components' in document ? document.components : undefined;

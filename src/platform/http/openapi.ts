@@ -22,12 +22,24 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
         license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
       },
       servers: [{ url: 'http://127.0.0.1:8765' }],
-      components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+      components: {
+        securitySchemes: {
+          ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          StudioSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'timbre_session',
+            description: 'The studio’s session (POST /api/session); writes and /ws must come from the studio’s own Origin',
+          },
+        },
+      },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `def-${index}`) },
     transform: ({ schema, url, route }) => {
       const scope = route.config?.scope;
-      return { schema: { ...schema, security: [{ ApiKey: [] }], 'x-scope': scope } as typeof schema, url };
+      // Public routes (the studio, signing in) need no key; every other one names its scope.
+      if (!scope) return { schema, url };
+      return { schema: { ...schema, security: [{ ApiKey: [] }, { StudioSession: [] }], 'x-scope': scope } as typeof schema, url };
     },
     transformObject: (document) => ('openapiObject' in document ? finishDocument(document.openapiObject) : document.swaggerObject),
   });

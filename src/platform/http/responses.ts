@@ -7,8 +7,9 @@ export type ErrorCodes = Readonly<Partial<Record<number, readonly string[]>>>;
 /** What any authenticated route may answer, whatever it does. */
 const SHARED_ERRORS: ErrorCodes = {
   400: ['invalid_request', 'invalid_json'],
-  401: ['missing_api_key', 'invalid_api_key', 'key_revoked'],
-  403: ['insufficient_scope', 'host_not_allowed'],
+  // session_expired and cross_site_request: requests the studio signs with its session cookie.
+  401: ['missing_api_key', 'invalid_api_key', 'key_revoked', 'session_expired'],
+  403: ['insufficient_scope', 'host_not_allowed', 'cross_site_request'],
   429: ['rate_limited'],
   500: ['internal_error'],
   // Any write may find the disk full.
@@ -77,6 +78,7 @@ export const HEADERS = {
   previewText: { 'X-Preview-Text': { type: 'string', description: 'The text of the preview, percent-encoded' } },
   chunkTake: { 'X-Chunk-Take': { type: 'integer', description: 'Which take of the chunk this is' } },
   contentDisposition: { 'Content-Disposition': { type: 'string', description: 'attachment, with a file name' } },
+  contentTypeOptions: { 'X-Content-Type-Options': { type: 'string', description: '`nosniff`: the browser keeps to the declared type' } },
 } satisfies Record<string, Record<string, HeaderSpec>>;
 
 type Headers = Record<string, HeaderSpec>;
@@ -102,7 +104,7 @@ export function binaryResponse(description: string, mediaTypes: readonly string[
   };
 }
 
-/** A text body (subtitles, transcripts) in any of the given media types. */
-export function textResponse(description: string, mediaTypes: readonly string[]) {
-  return { description, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: { type: 'string' } }])) };
+/** A text body (subtitles, transcripts, the studio's files) in any of the given media types. */
+export function textResponse(description: string, mediaTypes: readonly string[], ...headers: Headers[]) {
+  return { description, headers: mergedHeaders(headers), content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: { type: 'string' } }])) };
 }

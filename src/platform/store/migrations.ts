@@ -192,4 +192,22 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE tasks ADD COLUMN stages TEXT;
     `,
   },
+  {
+    version: 8,
+    name: 'browser sessions of the studio and the one-time sign-in links that open them',
+    sql: `
+      CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        key_id     TEXT NOT NULL REFERENCES api_keys (key_id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+      );
+      CREATE INDEX sessions_key ON sessions (key_id);
+      CREATE TABLE sign_in_links (
+        token_hash TEXT PRIMARY KEY,
+        key_id     TEXT NOT NULL REFERENCES api_keys (key_id) ON DELETE CASCADE,
+        expires_at TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -1,0 +1,53 @@
+import type { Db } from '../../platform/store/database.js';
+
+/** A browser session or a sign-in link: the hash of its token, the key it acts as, when it ends. */
+export interface StoredToken {
+  tokenHash: string;
+  keyId: string;
+  expiresAt: string;
+}
+
+interface TokenRow {
+  token_hash: string;
+  key_id: string;
+  expires_at: string;
+}
+
+const fromRow = (row: TokenRow): StoredToken => ({ tokenHash: row.token_hash, keyId: row.key_id, expiresAt: row.expires_at });
+
+/** Sessions and one-time sign-in links; both go with their key (foreign key, on delete cascade). */
+export class SessionRepository {
+  constructor(private readonly db: Db) {}
+
+  insertSession(token: StoredToken, createdAt: string): void {
+    this.db
+      .prepare('INSERT INTO sessions (token_hash, key_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
+      .run(token.tokenHash, token.keyId, createdAt, token.expiresAt);
+  }
+
+  findSession(tokenHash: string): StoredToken | undefined {
+    const row = this.db.prepare('SELECT token_hash, key_id, expires_at FROM sessions WHERE token_hash = ?').get(tokenHash) as TokenRow | undefined;
+    return row && fromRow(row);
+  }
+
+  deleteSession(tokenHash: string): void {
+    this.db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
+  }
+
+  insertLink(token: StoredToken): void {
+    this.db.prepare('INSERT INTO sign_in_links (token_hash, key_id, expires_at) VALUES (?, ?, ?)').run(token.tokenHash, token.keyId, token.expiresAt);
+  }
+
+  /** Removes the link as it is read, so it works once even when two requests race for it. */
+  takeLink(tokenHash: string): StoredToken | undefined {
+    const row = this.db.prepare('DELETE FROM sign_in_links WHERE token_hash = ? RETURNING token_hash, key_id, expires_at').get(tokenHash) as
+      TokenRow | undefined;
+    return row && fromRow(row);
+  }
+
+  /** Drops what has expired; run whenever a session or link is made, so neither table grows without bound. */
+  deleteExpired(now: string): void {
+    this.db.prepare('DELETE FROM sessions WHERE expires_at <= ?').run(now);
+    this.db.prepare('DELETE FROM sign_in_links WHERE expires_at <= ?').run(now);
+  }
+}

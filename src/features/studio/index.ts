@@ -1,0 +1,2 @@
+export { loadStudioBundle, type StudioFile } from './bundle.js';
+export { studioRoutes } from './routes.js';

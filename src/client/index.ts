@@ -33,8 +33,16 @@ export function createTimbreClient({ baseUrl = DEFAULT_BASE_URL, apiKey, headers
   return client;
 }
 
-/** A multipart part: text fields as strings or numbers, files as Blobs (a `File` keeps its name). */
-type FormValue = string | number | boolean | Blob | readonly Blob[] | undefined;
+/** JSON a multipart field may carry as text (lists of regions, of transcripts). */
+type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue | undefined };
+
+/**
+ * A multipart part: text fields as strings, numbers or booleans, files as Blobs (a `File` keeps
+ * its name), and lists or objects that are not files as JSON text, the way the service reads them.
+ */
+type FormValue = JsonValue | Blob | readonly Blob[] | undefined;
+
+const isBlobList = (value: unknown): value is readonly Blob[] => Array.isArray(value) && value.every((item) => item instanceof Blob);
 
 /**
  * The `bodySerializer` for operations whose body is `multipart/form-data` (uploads, clones,
@@ -47,7 +55,8 @@ export function formData(body: Record<string, FormValue>): FormData {
   for (const [name, value] of Object.entries(body)) {
     if (value === undefined) continue;
     if (value instanceof Blob) form.append(name, value);
-    else if (typeof value === 'object') for (const blob of value) form.append(name, blob);
+    else if (isBlobList(value)) for (const blob of value) form.append(name, blob);
+    else if (typeof value === 'object') form.append(name, JSON.stringify(value));
     else form.append(name, String(value));
   }
   return form;

@@ -3042,13 +3042,28 @@ export interface operations {
                             timbre: string;
                             node: string;
                         };
-                        /** @description Installed speech engines and what they can do */
+                        /** @description Every speech engine Timbre knows and whether it can run here */
                         engines: {
-                            [key: string]: unknown;
+                            id: string;
+                            /** @description tts, asr, vad, speaker-embedding… */
+                            kind: string;
+                            neural: boolean;
+                            /** @description Whether it can run here now (files and programs present) */
+                            available: boolean;
+                            reason: string | null;
                         }[];
                         /** @description Installed model files: size, license, languages, engine */
                         models: {
-                            [key: string]: unknown;
+                            name: string;
+                            engine: string;
+                            kind: string;
+                            /** @description bytes */
+                            size_bytes: number;
+                            license: string;
+                            languages: string[];
+                            complete: boolean;
+                            /** @description Files missing or not of the expected size */
+                            missing_files: string[];
                         }[];
                     };
                 };
@@ -3137,7 +3152,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Services add their own sections: engine_host (host processes, loaded engines), later the job queue */
+            /** @description Services add their own sections: engine_host (host processes, loaded engines), storage, queue */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3175,6 +3190,28 @@ export interface operations {
                             /** @description bytes */
                             size_bytes?: number;
                             error?: string;
+                        };
+                        /** @description The supervised engine host processes and the engines loaded in them */
+                        engine_host?: {
+                            pool_size: number;
+                            hosts_running: number;
+                            busy: number;
+                            queued: number;
+                            restarts: number;
+                            loaded_engines: string[];
+                        };
+                        /** @description The data disk */
+                        storage?: {
+                            /** @description Writes held in memory until the data disk has room again */
+                            pending_writes: number;
+                            /** @description `exclusive` after a start on a full disk */
+                            database_locking: string;
+                        };
+                        /** @description The compute queue */
+                        queue?: {
+                            concurrency: number;
+                            running: number;
+                            queued: number;
                         };
                     } & {
                         [key: string]: unknown;

@@ -38,8 +38,29 @@ const InfoSchema = Type.Object({
   memory: Type.Object({ total_bytes: Bytes }),
   gpus: Type.Array(Type.Object({ index: Type.Integer(), name: Type.String(), memory_total_bytes: Nullable(Bytes), driver_version: Nullable(Type.String()) })),
   versions: Type.Object({ timbre: Type.String(), node: Type.String() }),
-  engines: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'Installed speech engines and what they can do' }),
-  models: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'Installed model files: size, license, languages, engine' }),
+  engines: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      kind: Type.String({ description: 'tts, asr, vad, speaker-embedding…' }),
+      neural: Type.Boolean(),
+      available: Type.Boolean({ description: 'Whether it can run here now (files and programs present)' }),
+      reason: Nullable(Type.String({ description: 'Why it cannot, when it cannot' })),
+    }),
+    { description: 'Every speech engine Timbre knows and whether it can run here' },
+  ),
+  models: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      engine: Type.String(),
+      kind: Type.String(),
+      size_bytes: Bytes,
+      license: Type.String(),
+      languages: Type.Array(Type.String()),
+      complete: Type.Boolean(),
+      missing_files: Type.Array(Type.String(), { description: 'Files missing or not of the expected size' }),
+    }),
+    { description: 'Installed model files: size, license, languages, engine' },
+  ),
 });
 
 const StatusSchema = Type.Object(
@@ -58,8 +79,31 @@ const StatusSchema = Type.Object(
       size_bytes: Type.Optional(Bytes),
       error: Type.Optional(Type.String()),
     }),
+    engine_host: Type.Optional(
+      Type.Object(
+        {
+          pool_size: Type.Integer(),
+          hosts_running: Type.Integer(),
+          busy: Type.Integer(),
+          queued: Type.Integer(),
+          restarts: Type.Integer(),
+          loaded_engines: Type.Array(Type.String()),
+        },
+        { description: 'The supervised engine host processes and the engines loaded in them' },
+      ),
+    ),
+    storage: Type.Optional(
+      Type.Object(
+        {
+          pending_writes: Type.Integer({ description: 'Writes held in memory until the data disk has room again' }),
+          database_locking: Type.String({ description: '`exclusive` after a start on a full disk' }),
+        },
+        { description: 'The data disk' },
+      ),
+    ),
+    queue: Type.Optional(Type.Object({ concurrency: Type.Integer(), running: Type.Integer(), queued: Type.Integer() }, { description: 'The compute queue' })),
   },
-  { additionalProperties: true, description: 'Services add their own sections: engine_host (host processes, loaded engines), later the job queue' },
+  { additionalProperties: true, description: 'Services add their own sections: engine_host (host processes, loaded engines), storage, queue' },
 );
 
 const GpuSchema = Type.Object({

@@ -49,6 +49,20 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/client/' },
     },
     {
+      name: 'studio-speaks-only-http',
+      severity: 'error',
+      comment: 'The studio runs in the browser: it reaches the service through the shipped client and HTTP, never its code.',
+      from: { path: '^studio/' },
+      to: { path: '^(src|test|bench|scripts)/', pathNot: '^src/client/' },
+    },
+    {
+      name: 'nothing-reaches-the-studio',
+      severity: 'error',
+      comment: 'The service serves the built studio as files; no code imports its sources.',
+      from: { path: '^(src|bench|scripts)/' },
+      to: { path: '^studio/' },
+    },
+    {
       name: 'src-reaches-no-tests',
       severity: 'error',
       from: { path: '^src/' },
@@ -59,6 +73,6 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.json'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },
   },
 };

@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'docs/', 'bench/results/', 'src/client/schema.d.ts'] },
+  { ignores: ['node_modules/', 'docs/', 'bench/results/', 'src/client/schema.d.ts', 'studio/dist/', 'test/browser/artifacts/'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -14,6 +14,15 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
       // An AbortSignal's reason is typed any; it is the Error the aborting side chose.
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true }],
+    },
+  },
+  {
+    // The studio runs in the browser; a component's markup counts as lines, so its functions may be longer.
+    files: ['studio/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+    rules: {
+      'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true, IIFEs: true }],
     },
   },
   {

@@ -12,11 +12,20 @@ function npmCi() {
   return ['✓ npm dependencies installed (npm ci)'];
 }
 
+/** Timbre Studio, the web app the service serves at `/`, built by Vite into studio/dist. */
+function buildStudio() {
+  process.stdout.write('$ npm run build\n');
+  const result = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`building the studio failed with ${result.status ?? result.signal}`);
+  return ['✓ Timbre Studio built (studio/dist)'];
+}
+
 const debian = installDebianPackages();
 const summary = [...debian.lines];
 let models = { ok: false };
 if (debian.ok) {
   summary.push(...npmCi());
+  summary.push(...buildStudio());
   // After npm ci, because the model installer is the timbre CLI itself.
   models = installModels();
   summary.push(...models.lines);

@@ -35,6 +35,7 @@ export const DEBIAN_PACKAGES = [
   ['pocketsphinx', 'main', 'PocketSphinx speech recognizer'],
   ['pocketsphinx-en-us', 'main', 'PocketSphinx US English acoustic model and dictionary'],
   ['praat', 'main', 'Praat, the pitch judge the cloning tests hold clones to (a measure the fit never uses)'],
+  ['chromium', 'main', 'the browser the studio tests drive (playwright-core, which downloads none of its own)'],
   ['yt-dlp', 'main', 'audio from video URLs (POST /api/download-video)'],
 ].map(([name, section, reason]) => ({ name, section, reason }));
 

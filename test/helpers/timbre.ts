@@ -146,7 +146,7 @@ export interface ServerFixture {
  * Keys a test mints from the admin key share its budget, so the admin gets room in every scope
  * (later `--rate-limit` flags, a suite's own, override these).
  */
-const GENEROUS_LIMITS = ALL_SCOPES.flatMap((scope) => ['--rate-limit', `${scope}=100000`]);
+export const GENEROUS_LIMITS = ALL_SCOPES.flatMap((scope) => ['--rate-limit', `${scope}=100000`]);
 
 /**
  * Starts the service before the tests of the enclosing suite (with an admin key made through the
@@ -175,7 +175,7 @@ export async function postMultipart(
 ): Promise<{ status: number; body: any }> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  for (const file of files) form.append('file', new Blob([file.bytes]), file.name);
+  for (const file of files) form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
   const response = await fetch(new URL(route, base), { method: 'POST', headers: { 'x-api-key': key }, body: form });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };

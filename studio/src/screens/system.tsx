@@ -1,0 +1,28 @@
+import { EnginesPanel } from './system/engines.js';
+import { LoadPanel } from './system/load.js';
+import { QueuePanel } from './system/queue.js';
+import { ServicePanel } from './system/service.js';
+import { useSystem } from './system/use-system.js';
+import './system/system.css';
+
+/** The machine and the service at a glance: load, engines and models, and this key's jobs (cancellable), kept live. */
+export function SystemScreen() {
+  const { stats, info, status, gpu, queue, refreshAll } = useSystem();
+  const loadedEngines = status.data?.engine_host?.loaded_engines ?? [];
+  return (
+    <div class="system-screen">
+      <div class="row">
+        <p class="hint">Refreshed every 5 seconds while this page is visible, and at once when one of your jobs changes.</p>
+        <button type="button" onClick={refreshAll}>
+          Refresh now
+        </button>
+      </div>
+      <div class="system-grid">
+        <LoadPanel stats={stats.data} gpu={gpu.data} error={stats.error ?? gpu.error} />
+        <ServicePanel info={info.data} status={status.data} error={status.error} />
+      </div>
+      <QueuePanel queue={queue.data} error={queue.error} onChanged={() => void queue.refresh()} />
+      <EnginesPanel engines={info.data?.engines} models={info.data?.models} loadedEngines={loadedEngines} error={info.error} />
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * The timeline as the screen edits it: the service's `Timeline` view, with the derived values
+ * (`end`, `duration`) recomputed locally so a moved block shows where it will land before the
+ * service confirms it.
+ */
+import type { Schemas } from '../../api.js';
+
+export type Timeline = Schemas['Timeline'];
+export type Block = Timeline['blocks'][number];
+export type Track = Timeline['tracks'][number];
+
+/** The smallest step a person can move a block by; positions are kept to the millisecond. */
+export const roundSeconds = (seconds: number) => Math.round(seconds * 1000) / 1000;
+
+export function blockEnd(block: Pick<Block, 'start' | 'trim_start' | 'trim_end'>): number {
+  return roundSeconds(block.start + Math.max(0, block.trim_end - block.trim_start));
+}
+
+/** Where the last audible block ends, as the service derives `duration`. */
+export function withDerived(timeline: Timeline): Timeline {
+  const mutedTracks = new Set(timeline.tracks.filter((track) => track.muted).map((track) => track.id));
+  const blocks = timeline.blocks.map((block) => ({ ...block, end: blockEnd(block) }));
+  const audible = blocks.filter((block) => !block.muted && !mutedTracks.has(block.track));
+  const duration = audible.reduce((latest, block) => Math.max(latest, block.end), 0);
+  return { ...timeline, blocks, duration };
+}
+
+/** The layout body: only the fields a layout may change, so nothing read-only can contradict. */
+export function layoutOf(timeline: Timeline) {
+  return {
+    version: timeline.version,
+    tracks: timeline.tracks.map(({ id, kind, name, muted }) => ({ id, kind, name, muted })),
+    blocks: timeline.blocks.map(({ id, track, start, trim_start, trim_end, gain_db, fade_in, fade_out, muted }) => ({
+      id,
+      track,
+      start,
+      trim_start,
+      trim_end,
+      gain_db,
+      fade_in,
+      fade_out,
+      muted,
+    })),
+  };
+}
+
+/** A name a person can tell blocks apart by: the chunk's number, the audio or picture it plays. */
+export function blockLabel(block: Block, timeline: Timeline): string {
+  const source = block.source;
+  if (source.kind === 'chunk') return `Chunk ${source.index + 1}`;
+  if (source.kind === 'media') {
+    const media = timeline.media.find((item) => item.media_id === source.media_id);
+    const onVideoTrack = timeline.tracks.some((track) => track.id === block.track && track.kind === 'video');
+    if (!onVideoTrack) return 'Video sound';
+    return media?.kind === 'image' ? 'Image' : 'Video';
+  }
+  const sameTrack = timeline.blocks.filter((other) => other.track === block.track);
+  const name = timeline.tracks.find((track) => track.id === block.track)?.name ?? block.track;
+  return sameTrack.length > 1 ? `${name} ${sameTrack.indexOf(block) + 1}` : name;
+}
+
+export function formatSeconds(seconds: number): string {
+  if (seconds < 60) return `${seconds.toFixed(seconds % 1 === 0 ? 0 : 2)} s`;
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds - minutes * 60;
+  return `${minutes}:${rest.toFixed(1).padStart(4, '0')}`;
+}
+
+/** The timeline's length on screen: a little room after the last block to drag into. */
+export function visibleSeconds(timeline: Timeline): number {
+  const lastEnd = timeline.blocks.reduce((latest, block) => Math.max(latest, blockEnd(block)), timeline.duration);
+  return Math.max(5, Math.ceil(lastEnd * 1.15 + 1));
+}
+
+/**
+ * There is no route that lists tasks, so the studio remembers which long-form tasks this browser
+ * opened (ids only; every one is read again through the API before it is shown).
+ */
+const RECENT_KEY = 'timbre.studio.timeline.recent';
+
+export function recentTaskIds(): string[] {
+  try {
+    const stored: unknown = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]');
+    return Array.isArray(stored) ? stored.filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function rememberTask(taskId: string): void {
+  const ids = [taskId, ...recentTaskIds().filter((id) => id !== taskId)].slice(0, 12);
+  localStorage.setItem(RECENT_KEY, JSON.stringify(ids));
+}
+
+export function forgetTask(taskId: string): void {
+  localStorage.setItem(RECENT_KEY, JSON.stringify(recentTaskIds().filter((id) => id !== taskId)));
+}

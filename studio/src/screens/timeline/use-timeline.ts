@@ -1,0 +1,117 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { api, errorText, ok } from '../../api.js';
+import { layoutOf, withDerived, type Timeline } from './model.js';
+
+export type SaveState = 'loading' | 'loaded' | 'saving' | 'saved' | 'failed';
+
+/** When an edit is saved: at once (drop, inspector), or after a pause (a run of key presses). */
+export type SaveWhen = 'now' | 'soon';
+
+/** Key presses within this pause become one save (the timeline routes are rate-limited per key). */
+const SOON_MS = 400;
+
+/**
+ * The timeline of one task and its saving. Edits show at once; saves go one at a time, each
+ * carrying the version the previous one answered, and edits made during a save are sent next
+ * together. When the service refuses a layout its message is kept and the stored timeline shown.
+ */
+export function useTimeline(taskId: string) {
+  const [timeline, setTimeline] = useState<Timeline>();
+  const [state, setState] = useState<SaveState>('loading');
+  const [error, setError] = useState<string>();
+  const latest = useRef<Timeline | undefined>(undefined);
+  const version = useRef(0);
+  const saving = useRef(false);
+  const unsaved = useRef(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const accept = useCallback((stored: Timeline) => {
+    version.current = stored.version;
+    latest.current = stored;
+    setTimeline(stored);
+  }, []);
+
+  const load = useCallback(async () => {
+    try {
+      accept(await ok(api.GET('/api/timeline/{task_id}', { params: { path: { task_id: taskId } } })));
+      setState('loaded');
+    } catch (failure) {
+      setError(errorText(failure));
+      setState('failed');
+    }
+  }, [taskId, accept]);
+
+  useEffect(() => {
+    setTimeline(undefined);
+    setError(undefined);
+    setState('loading');
+    void load();
+    return () => clearTimeout(timer.current);
+  }, [load]);
+
+  const flush = useCallback(async (): Promise<void> => {
+    clearTimeout(timer.current);
+    if (saving.current || !unsaved.current || !latest.current) return;
+    saving.current = true;
+    unsaved.current = false;
+    setState('saving');
+    const body = layoutOf({ ...latest.current, version: version.current });
+    try {
+      const stored = await ok(api.POST('/api/timeline/{task_id}/layout', { params: { path: { task_id: taskId } }, body }));
+      version.current = stored.version;
+      // Edits made while this save was on its way stay on screen; the next save carries them.
+      if (!unsaved.current) accept(stored);
+      setError(undefined);
+      setState('saved');
+    } catch (failure) {
+      unsaved.current = false;
+      setError(errorText(failure));
+      setState('failed');
+      // The service keeps its timeline as it was (or another editor changed it): show that one.
+      const stored = await api.GET('/api/timeline/{task_id}', { params: { path: { task_id: taskId } } });
+      if (stored.data) accept(stored.data);
+    } finally {
+      saving.current = false;
+    }
+    if (unsaved.current) await flush();
+  }, [taskId, accept]);
+
+  // Leaving the screen right after a key press still saves it (the pause is cut short).
+  useEffect(
+    () => () => {
+      if (unsaved.current) void flush();
+    },
+    [flush],
+  );
+
+  /** Applies a change on screen and saves it. */
+  const edit = useCallback(
+    (change: (current: Timeline) => Timeline, when: SaveWhen = 'now') => {
+      if (!latest.current) return;
+      const next = withDerived(change(latest.current));
+      latest.current = next;
+      setTimeline(next);
+      unsaved.current = true;
+      clearTimeout(timer.current);
+      if (when === 'now') void flush();
+      else timer.current = setTimeout(() => void flush(), SOON_MS);
+    },
+    [flush],
+  );
+
+  /** Takes a timeline the service answered with (after an import). */
+  const replace = useCallback(
+    (stored: Timeline) => {
+      if (saving.current || unsaved.current) return void load();
+      accept(stored);
+    },
+    [accept, load],
+  );
+
+  /** Reads the timeline again (new chunks were spoken), unless edits are still being saved. */
+  const refresh = useCallback(() => {
+    if (!saving.current && !unsaved.current) void load();
+  }, [load]);
+
+  return { timeline, state, error, edit, replace, refresh };
+}

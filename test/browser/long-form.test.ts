@@ -1,0 +1,169 @@
+import { readFile } from 'node:fs/promises';
+import { before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import type { components } from '../../src/client/schema.js';
+import { useStudio } from './studio.js';
+
+type Task = components['schemas']['Task'];
+type Voice = components['schemas']['Voice'];
+
+const SYNTHESIS = 90_000;
+const NEW_TEXT = 'Every word of this line was written again.';
+
+/** Waits until every chunk of the list is shown, and each is completed. */
+async function chunksDone(page: Page, count: number): Promise<void> {
+  await page.waitForFunction(
+    (expected) => {
+      const chunks = Array.from(document.querySelectorAll<HTMLElement>('li.chunk'));
+      return chunks.length === expected && chunks.every((chunk) => chunk.dataset.state === 'completed');
+    },
+    count,
+    { timeout: SYNTHESIS },
+  );
+}
+
+/** Waits until the audio element named `label` has loaded a non-zero duration; answers it. */
+async function audioDuration(page: Page, label: string): Promise<number> {
+  const handle = await page.waitForFunction(
+    (name) => {
+      const audio = document.querySelector<HTMLAudioElement>(`audio[aria-label="${name}"]`);
+      return audio && Number.isFinite(audio.duration) && audio.duration > 0 ? audio.duration : undefined;
+    },
+    label,
+    { timeout: 30_000 },
+  );
+  return Number(await handle.jsonValue());
+}
+
+describe('long-form screen', () => {
+  const studio = useStudio();
+  let voices: Voice[] = [];
+
+  const apiGet = async <T>(path: string): Promise<T> => {
+    const response = await fetch(`${studio.server.url}${path}`, { headers: { 'X-API-Key': studio.admin.key } });
+    assert.equal(response.status, 200, await response.clone().text());
+    return (await response.json()) as T;
+  };
+
+  before(async () => {
+    const list = await apiGet<{ voices: Voice[] }>('/api/voices?language=en&type=preset&limit=500');
+    voices = list.voices.filter((voice) => voice.available && ['rhvoice', 'flite', 'pico'].includes(voice.engine));
+  });
+
+  test('a two-voice script: chunks finish, one is retaken with new text, the merge plays', { timeout: 300_000 }, async () => {
+    const [ada, ben] = voices;
+    assert.ok(ada && ben, `two English built-in voices (rhvoice, flite or pico) are installed; found ${voices.map((voice) => voice.id).join(', ')}`);
+    const page = await studio.open('long-form', 'desktop');
+
+    await page.getByLabel('Script').fill('Ada: Welcome back to the studio. Today we try two voices.\nBen: Thank you, Ada. It is good to be here.');
+    await page.getByLabel('Voice for Ada').selectOption(ada.id);
+    await page.getByLabel('Voice for Ben').selectOption(ben.id);
+    await page.getByText('clone-chunked-multivoice').waitFor();
+    await page.getByRole('button', { name: 'Generate chunks' }).click();
+
+    // The open task is named in the address, and the timeline is one link away.
+    await page.waitForFunction(() => /^#\/long-form\?task=task_/.test(location.hash));
+    const taskId = new URLSearchParams(new URL(page.url()).hash.split('?')[1]).get('task')!;
+    assert.equal(await page.getByRole('link', { name: 'Open in timeline' }).getAttribute('href'), `#/timeline?task=${taskId}`);
+
+    await chunksDone(page, 4);
+    await page.getByRole('listitem', { name: 'Chunk 1' }).getByText(ada.name).waitFor();
+    await page.getByRole('listitem', { name: 'Chunk 3' }).getByText(ben.name).waitFor();
+    // Each chunk plays on its own (its audio loads only when asked: preload none).
+    await page.getByLabel('Audio of chunk 1').evaluate((audio: HTMLAudioElement) => audio.load());
+    assert.ok((await audioDuration(page, 'Audio of chunk 1')) > 0);
+
+    // A new take of chunk 2 with new text: record every state its row shows on the way.
+    const second = page.getByRole('listitem', { name: 'Chunk 2' });
+    await second.evaluate((row: HTMLElement) => {
+      const seen: string[] = [];
+      Object.assign(window, { chunkTwoStates: seen });
+      new MutationObserver((records) => {
+        for (const record of records) seen.push(record.oldValue ?? '');
+        seen.push(row.dataset.state ?? '');
+      }).observe(row, { attributes: true, attributeFilter: ['data-state'], attributeOldValue: true });
+    });
+    await second.getByText('Retake chunk 2…').click();
+    await second.getByLabel('Text of chunk 2').fill(NEW_TEXT);
+    await second.getByRole('button', { name: 'Regenerate chunk 2' }).click();
+    await page.waitForFunction(
+      () => {
+        const row = document.querySelector<HTMLElement>('li[aria-label="Chunk 2"]');
+        const take = row?.querySelector('select');
+        return row?.dataset.state === 'completed' && take?.value === '2';
+      },
+      undefined,
+      { timeout: SYNTHESIS },
+    );
+    const states: unknown = await page.evaluate(() => Reflect.get(window, 'chunkTwoStates'));
+    assert.ok(Array.isArray(states));
+    assert.ok(states.indexOf('running') >= 0 && states.lastIndexOf('completed') > states.indexOf('running'), `states seen: ${states.join(' > ')}`);
+    await second.getByText(NEW_TEXT, { exact: true }).waitFor();
+    const takes = await second.getByLabel('Take of chunk 2', { exact: true }).locator('option').allTextContents();
+    assert.equal(takes.length, 2, takes.join(' | '));
+    assert.match(takes[0]!, /^Take 1 · completed/);
+    assert.match(takes[1]!, /^Take 2 · completed/);
+
+    // The service holds the new text as the selected take, the old take beside it, two voices in all.
+    const task = await apiGet<Task>(`/api/tasks/${taskId}`);
+    const chunk = task.chunks?.[1];
+    assert.equal(chunk?.text, NEW_TEXT);
+    assert.equal(chunk?.selected_take, 2);
+    assert.deepEqual(
+      chunk?.takes.map((take) => take.text),
+      ['Today we try two voices.', NEW_TEXT],
+    );
+    assert.deepEqual([...new Set(task.chunks?.map((each) => each.voice_id))], [ada.id, ben.id]);
+
+    // Merge with its defaults; the merged file plays and downloads with its subtitles.
+    await page.getByRole('button', { name: 'Merge chunks' }).click();
+    const merged = await audioDuration(page, 'Merged audio');
+    assert.ok(merged > 0, `merged duration ${merged}`);
+    const subtitles = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download subtitles (SRT)' }).click();
+    const srt = await readFile(await (await subtitles).path(), 'utf8');
+    assert.match(srt, /-->/);
+    assert.ok(srt.includes(NEW_TEXT), srt);
+    const audio = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download merged audio' }).click();
+    const wav = await readFile(await (await audio).path());
+    assert.equal(wav.subarray(0, 4).toString('latin1'), 'RIFF');
+
+    // Play all: the chunks follow one another in one player.
+    await page.getByRole('button', { name: 'Play all' }).click();
+    await page.getByText('Playing chunk 2 (2 of 4)').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Stop' }).click();
+
+    await page.getByRole('heading', { name: `Task ${taskId}` }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+    await studio.shoot(page, 'long-form');
+
+    // Reopened from its address on a phone: the chunks, the takes and the merged file are there.
+    const phone = await studio.open(`long-form?task=${taskId}`, 'phone');
+    await chunksDone(phone, 4);
+    assert.ok((await audioDuration(phone, 'Merged audio')) > 0);
+    assert.equal(await phone.getByLabel('Take of chunk 2', { exact: true }).inputValue(), '2');
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at 390 px`);
+    await phone.getByRole('heading', { name: `Task ${taskId}` }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+    await studio.shoot(phone, 'long-form');
+  });
+
+  test('prose in two languages goes to the multilang route, a preset speaking the other language', { timeout: 120_000 }, async () => {
+    const english = voices.find((voice) => voice.id === 'pico:en-US') ?? voices[0];
+    assert.ok(english);
+    const page = await studio.open('long-form', 'desktop');
+    await page.getByLabel('Script').fill('Good morning to everyone here today. Guten Morgen, wie geht es euch allen heute?');
+    await page.getByLabel('Voice', { exact: true }).selectOption(english.id);
+    await page.getByText('clone-chunked (one voice, one language)').waitFor();
+    await page.getByLabel('Several languages: detect each sentence’s language').check();
+    await page.getByLabel('Languages to choose from (optional)').fill('en, de');
+    await page.getByText('clone-chunked-multilang').waitFor();
+    await page.getByRole('button', { name: 'Generate chunks' }).click();
+    await chunksDone(page, 2);
+    const german = page.getByRole('listitem', { name: 'Chunk 2' });
+    await german.getByText(/^de/).waitFor();
+    await german.getByText(/^preset:/).waitFor();
+    assert.ok((await page.getByRole('listitem', { name: 'Chunk 1' }).getByText(/^en/).count()) > 0);
+  });
+});

@@ -1,0 +1,94 @@
+import { mkdir } from 'node:fs/promises';
+import { after, afterEach, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createKeyWithCli, GENEROUS_LIMITS, startTimbre, removeDir, type CreatedKey, type RunningTimbre } from '../helpers/timbre.js';
+import { REPO_ROOT } from '../helpers/paths.js';
+
+/** Debian's chromium (npm run setup installs it); playwright-core downloads no browser of its own. */
+export const CHROMIUM = process.env.TIMBRE_CHROMIUM ?? '/usr/bin/chromium';
+
+/** The two sizes every screen is made for and photographed at. */
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+export type ViewportName = keyof typeof VIEWPORTS;
+
+/**
+ * Chromium logs every 4xx answer as a console error; those are the service refusing a request,
+ * which the studio shows as the service's message (tests assert it). Anything else, 5xx included,
+ * counts as an error.
+ */
+const REFUSAL_LOG = /^Failed to load resource: the server responded with a status of 4\d\d\b/;
+
+/** Screenshots are test artifacts (gitignored): test/browser/artifacts/<screen>-<viewport>.png. */
+export const ARTIFACTS = `${REPO_ROOT}test/browser/artifacts`;
+
+export interface Studio {
+  server: RunningTimbre;
+  admin: CreatedKey;
+  browser: Browser;
+  /** A new browser context signed in with the admin key (a session cookie), at `/#/<screen>`. */
+  open(screen: string, viewport?: ViewportName): Promise<Page>;
+  /** Writes the page's screenshot as an artifact named for the screen and viewport. */
+  shoot(page: Page, name: string): Promise<void>;
+}
+
+interface Watched {
+  context: BrowserContext;
+  errors: string[];
+}
+
+/**
+ * One real server (contract check on) and one Debian chromium per test file. Every page is
+ * watched: a console error or an uncaught exception in any page fails the test that opened it.
+ */
+export function useStudio(options: { args?: string[] } = {}): Studio {
+  const studio = {} as Studio;
+  const watched: Watched[] = [];
+  before(async () => {
+    await mkdir(ARTIFACTS, { recursive: true });
+    studio.server = await startTimbre({ args: options.args });
+    studio.admin = await createKeyWithCli(studio.server.dataDir, 'studio-test', GENEROUS_LIMITS);
+    studio.browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      // Root in CI has no user namespace for the sandbox; the fake devices give MediaRecorder a microphone.
+      args: ['--no-sandbox', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
+    });
+    studio.open = async (screen, viewport = 'desktop') => {
+      const context = await studio.browser.newContext({ viewport: VIEWPORTS[viewport], baseURL: studio.server.url, permissions: ['microphone'] });
+      const errors: string[] = [];
+      watched.push({ context, errors });
+      const signIn = await context.request.post('/api/session', { data: { api_key: studio.admin.key }, headers: { origin: studio.server.url } });
+      assert.equal(signIn.status(), 201, await signIn.text());
+      const page = await context.newPage();
+      page.on('console', (message) => {
+        if (message.type() === 'error' && !REFUSAL_LOG.test(message.text())) errors.push(`console: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
+      await page.goto(`/#/${screen}`);
+      return page;
+    };
+    studio.shoot = async (page, name) => {
+      const size = page.viewportSize();
+      const viewport = size && size.width < 600 ? 'phone' : 'desktop';
+      await page.screenshot({ path: `${ARTIFACTS}/${name}-${viewport}.png`, fullPage: false });
+    };
+  });
+  afterEach(async () => {
+    const pages = watched.splice(0);
+    for (const { context } of pages) await context.close();
+    assert.deepEqual(
+      pages.flatMap(({ errors }) => errors),
+      [],
+      'no console errors in the studio',
+    );
+  });
+  after(async () => {
+    await studio.browser?.close();
+    await studio.server?.stop();
+    if (studio.server) await removeDir(studio.server.dataDir);
+  });
+  return studio;
+}

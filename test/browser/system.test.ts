@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useStudio } from './studio.js';
+
+const LONG_TEXT = Array.from({ length: 30 }, (_, index) => `This is sentence number ${index + 1} of a long text that keeps the engine busy.`).join(' ');
+const SLOW_VOICE = 'festival:cmu_us_slt_arctic_hts';
+
+/** The page fits the viewport's width: tables scroll inside their own box, never the page. */
+async function assertNoPageOverflow(page: Page): Promise<void> {
+  const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
+  assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
+}
+
+describe('System screen', () => {
+  const studio = useStudio();
+
+  async function generate(body: Record<string, unknown>): Promise<{ task_id: string; job_id: string }> {
+    const response = await fetch(`${studio.server.url}/api/generate/preset`, {
+      method: 'POST',
+      headers: { 'X-API-Key': studio.admin.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ language: 'en-US', async: true, ...body }),
+    });
+    assert.equal(response.status, 202, await response.clone().text());
+    return (await response.json()) as { task_id: string; job_id: string };
+  }
+
+  async function taskStatus(taskId: string): Promise<string> {
+    const response = await fetch(`${studio.server.url}/api/tasks/${taskId}`, { headers: { 'X-API-Key': studio.admin.key } });
+    return ((await response.json()) as { status: string }).status;
+  }
+
+  test('shows load, engines and models, and the queue with a cancel per job (desktop)', { timeout: 120_000 }, async () => {
+    const page = await studio.open('system', 'desktop');
+    const load = page.getByRole('region', { name: 'Load' });
+    const cpu = load.getByRole('meter', { name: 'CPU', exact: true });
+    await cpu.waitFor();
+    assert.match((await cpu.getAttribute('value')) ?? '', /^\d+(\.\d+)?$/);
+    await load
+      .getByText(/^\d+\.\d %$/)
+      .first()
+      .waitFor();
+    await load.getByText(/[\d.]+ (MiB|GiB) of [\d.]+ (MiB|GiB) used/).waitFor();
+
+    const engines = page.getByRole('table', { name: 'Engines' });
+    for (const engine of ['pico', 'rhvoice']) {
+      const row = engines.getByRole('row', { name: new RegExp(`^${engine}\\b`) });
+      await row.getByText('available', { exact: true }).waitFor();
+    }
+    // A neural engine without its model files says what it misses.
+    await engines
+      .getByRole('row', { name: /^kokoro\b/ })
+      .getByText('missing', { exact: true })
+      .waitFor();
+
+    const queue = page.getByRole('region', { name: 'Queue' });
+    await queue.getByText('No jobs of yours are running or waiting.').waitFor();
+
+    // A slow job holds the only slot (concurrency 1), so the second one waits in line.
+    const running = await generate({ voice_id: SLOW_VOICE, text: LONG_TEXT });
+    const waiting = await generate({ voice_id: 'pico:en-US', text: 'Waiting in line.' });
+    const jobs = queue.getByRole('table', { name: 'Your jobs' });
+    await jobs.getByRole('row', { name: new RegExp(waiting.job_id) }).waitFor({ timeout: 15_000 });
+    await jobs
+      .getByRole('row', { name: new RegExp(running.job_id) })
+      .getByText('running', { exact: true })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await studio.shoot(page, 'system');
+
+    await queue.getByRole('button', { name: `Cancel job ${waiting.job_id}` }).click();
+    await queue.getByRole('status').getByText(`${waiting.job_id}: cancelled`).waitFor();
+    await jobs.getByRole('row', { name: new RegExp(waiting.job_id) }).waitFor({ state: 'detached' });
+    assert.equal(await taskStatus(waiting.task_id), 'cancelled');
+
+    await queue.getByRole('button', { name: `Cancel job ${running.job_id}` }).click();
+    await queue.getByText('No jobs of yours are running or waiting.').waitFor({ timeout: 15_000 });
+    assert.equal(await taskStatus(running.task_id), 'cancelled');
+  });
+
+  test('fits a phone', async () => {
+    const page = await studio.open('system', 'phone');
+    await page.getByRole('meter', { name: 'Memory' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Engines' })
+      .getByRole('row', { name: /^pico\b/ })
+      .waitFor();
+    await page
+      .getByRole('region', { name: 'Queue' })
+      .getByText(/running and \d+ queued of yours/)
+      .waitFor();
+    await assertNoPageOverflow(page);
+    await studio.shoot(page, 'system');
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { access, readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { useStudio } from './studio.js';
+import { REFERENCE_AUDIO } from '../helpers/paths.js';
+
+const JFK = `${REFERENCE_AUDIO}/jfk.wav`;
+/** Recognition is real (Whisper, Moonshine or PocketSphinx, whichever is installed). */
+const TRANSCRIPTION_MS = 120_000;
+
+/** Uploads jfk.wav and waits for its transcript; answers whether the job's progress bar was shown meanwhile. */
+async function transcribeJfk(page: Page): Promise<boolean> {
+  await page.getByLabel('Audio file').setInputFiles(JFK);
+  await page.getByLabel('Language (detected when empty)').fill('en');
+  // The bar may come and go between two polls, so an observer notes that it appeared.
+  await page.evaluate(() => {
+    const seen = document.documentElement;
+    new MutationObserver((_, observer) => {
+      if (!document.querySelector('progress[aria-label="Transcription progress"]')) return;
+      seen.dataset.progressSeen = 'yes';
+      observer.disconnect();
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  await page.getByRole('button', { name: 'Transcribe' }).click();
+  await page.locator('.transcript').waitFor({ timeout: TRANSCRIPTION_MS });
+  return (await page.evaluate(() => document.documentElement.dataset.progressSeen)) === 'yes';
+}
+
+async function downloaded(page: Page, name: RegExp): Promise<{ fileName: string; text: string }> {
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name }).click();
+  const file = await download;
+  return { fileName: file.suggestedFilename(), text: await readFile(await file.path(), 'utf8') };
+}
+
+describe('Transcribe screen', () => {
+  const studio = useStudio();
+
+  test('transcribes an uploaded recording, offers text, SRT and VTT, and marks the spoken word while it plays', async () => {
+    await access(JFK);
+    const page = await studio.open('transcribe');
+    assert.ok(await transcribeJfk(page), 'the transcription job’s progress was shown');
+    const transcript = String(await page.locator('.transcript').textContent());
+    assert.match(transcript, /country/i, `the transcript of jfk.wav: ${transcript}`);
+
+    const srt = await downloaded(page, /^Download SRT/);
+    assert.equal(srt.fileName, 'jfk.srt');
+    assert.match(srt.text, /^1\n\d{2}:\d{2}:\d{2},\d{3} --> \d{2}:\d{2}:\d{2},\d{3}\n\S/);
+    assert.match(srt.text, /country/i);
+    const vtt = await downloaded(page, /^Download VTT/);
+    assert.equal(vtt.fileName, 'jfk.vtt');
+    assert.match(vtt.text, /^WEBVTT\n\n\d{2}:\d{2}:\d{2}\.\d{3} --> \d{2}:\d{2}:\d{2}\.\d{3}\n\S/);
+    const text = await downloaded(page, /^Download Text/);
+    assert.equal(text.fileName, 'jfk.txt');
+    assert.match(text.text, /country/i);
+
+    // Playing the upload marks the word being spoken: "country" is said about 6 s in.
+    const playPause = page.getByRole('button', { name: 'Play or pause jfk.wav' });
+    await playPause.click();
+    await page.locator('.transcript mark.current', { hasText: /country/i }).waitFor({ timeout: 20_000 });
+    await playPause.click();
+    await studio.shoot(page, 'transcribe');
+  });
+
+  test('on a phone, the transcript fits the screen', async () => {
+    const page = await studio.open('transcribe', 'phone');
+    await transcribeJfk(page);
+    assert.match(String(await page.locator('.transcript').textContent()), /country/i);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.equal(overflow, 0, 'no horizontal page overflow at 390 px');
+    await studio.shoot(page, 'transcribe');
+  });
+});

@@ -10,7 +10,7 @@ export interface JobState {
   result?: JobEvent['data'];
 }
 
-const STATUS: Record<string, JobState['status']> = {
+const STATUS: Record<JobEvent['type'], JobState['status']> = {
   'job.queued': 'queued',
   'job.started': 'running',
   'job.progress': 'running',
@@ -19,26 +19,28 @@ const STATUS: Record<string, JobState['status']> = {
   'job.cancelled': 'cancelled',
 };
 
+export const isFinished = (status: string | undefined) => status === 'completed' || status === 'failed' || status === 'cancelled';
+
+/** A job's state after one more of its `/ws` events; every screen that follows jobs reduces them with this. */
+export function nextJobState(before: JobState | undefined, event: JobEvent): JobState {
+  const status = STATUS[event.type];
+  const data = event.data;
+  return {
+    status,
+    progress: status === 'completed' ? 1 : 'progress' in data && typeof data.progress === 'number' ? data.progress : (before?.progress ?? 0),
+    // A finished job has no stage left to name (its last one would read "completed · synthesizing").
+    stage: isFinished(status) ? undefined : 'stage' in data && typeof data.stage === 'string' ? data.stage : before?.stage,
+    error: event.type === 'job.failed' ? event.data.error.message : undefined,
+    result: status === 'completed' ? data : before?.result,
+  };
+}
+
 /** The state of the jobs of one task, as `/ws` reports them; undefined until the first event. */
 export function useJobState(taskId: string | undefined): JobState | undefined {
   const [state, setState] = useState<{ taskId?: string; job?: JobState }>({});
   useEvents((message) => {
     if (!taskId || !isJobEvent(message) || message.data.task_id !== taskId) return;
-    const status = STATUS[message.type] ?? 'running';
-    setState((previous) => {
-      const before = previous.taskId === taskId ? previous.job : undefined;
-      const data = message.data;
-      return {
-        taskId,
-        job: {
-          status,
-          progress: status === 'completed' ? 1 : 'progress' in data && typeof data.progress === 'number' ? data.progress : (before?.progress ?? 0),
-          stage: status !== 'running' ? undefined : 'stage' in data && typeof data.stage === 'string' ? data.stage : before?.stage,
-          error: message.type === 'job.failed' ? message.data.error.message : undefined,
-          result: status === 'completed' ? data : before?.result,
-        },
-      };
-    });
+    setState((previous) => ({ taskId, job: nextJobState(previous.taskId === taskId ? previous.job : undefined, message) }));
   });
   return state.taskId === taskId ? state.job : undefined;
 }

@@ -4,7 +4,7 @@ import { isJobEvent, useEvents } from '../events.js';
 import { ErrorNote } from '../components/notice.js';
 import { JobProgress, type JobState } from '../components/job-progress.js';
 import { useTask } from '../components/use-task.js';
-import { nextJobState } from './speak/task-jobs.js';
+import { nextJobState } from '../components/job-progress.js';
 import { isTranscript, type Transcript } from './transcribe/transcript.js';
 import { TranscriptView } from './transcribe/transcript-view.js';
 import { Field } from './speak/field.js';

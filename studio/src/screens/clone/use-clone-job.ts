@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api.js';
-import type { JobState } from '../../components/job-progress.js';
+import { isFinished, nextJobState, type JobState } from '../../components/job-progress.js';
 import { isJobEvent, useEvents } from '../../events.js';
 
 /** A clone job as this page knows it: its state and, once it completed, the new voice's id. */
@@ -13,17 +13,7 @@ export interface CloneJob {
   voiceId?: string;
 }
 
-const ENDED = new Set<JobState['status']>(['completed', 'failed', 'cancelled']);
-export const hasEnded = (job: CloneJob | undefined) => job !== undefined && ENDED.has(job.state.status);
-
-const EVENT_STATUS: Record<string, JobState['status']> = {
-  'job.queued': 'queued',
-  'job.started': 'running',
-  'job.progress': 'running',
-  'job.completed': 'completed',
-  'job.failed': 'failed',
-  'job.cancelled': 'cancelled',
-};
+export const hasEnded = (job: CloneJob | undefined) => job !== undefined && isFinished(job.state.status);
 
 /** How often the queue is read besides the events: the page may have missed some (a reconnect). */
 const POLL_MS = 2000;
@@ -41,17 +31,10 @@ export function useCloneJob() {
   useEvents((message) => {
     const current = latest.current;
     if (!current || !isJobEvent(message) || message.data.job_id !== current.jobId || hasEnded(current)) return;
-    const status = EVENT_STATUS[message.type] ?? 'running';
     const data = message.data;
     setJob({
       ...current,
-      state: {
-        status,
-        progress: status === 'completed' ? 1 : 'progress' in data && typeof data.progress === 'number' ? data.progress : current.state.progress,
-        stage: status === 'completed' ? null : 'stage' in data && typeof data.stage === 'string' ? data.stage : current.state.stage,
-        error: message.type === 'job.failed' ? message.data.error.message : undefined,
-        result: status === 'completed' ? data : undefined,
-      },
+      state: nextJobState(current.state, message),
       voiceId: 'voice_id' in data && typeof data.voice_id === 'string' ? data.voice_id : current.voiceId,
     });
   });

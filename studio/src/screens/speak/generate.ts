@@ -17,15 +17,13 @@ const STREAM_TYPE = 'audio/mpeg';
 /** Whether this browser can play an MP3 stream as it arrives (Media Source Extensions). */
 export const canStream = () => typeof MediaSource !== 'undefined' && MediaSource.isTypeSupported(STREAM_TYPE);
 
+/** Each voice type speaks through its own route; the bodies are the same. */
+const ROUTE = { preset: '/api/generate/preset', clone: '/api/generate/clone', design: '/api/generate/design' } as const;
+
 /** Starts an async generation and answers its task id. */
 export async function startTask(type: VoiceType, body: GenerateBody): Promise<string> {
   const request = { body: { ...body, async: true } };
-  const { data, error, response } =
-    type === 'clone'
-      ? await api.POST('/api/generate/clone', request)
-      : type === 'design'
-        ? await api.POST('/api/generate/design', request)
-        : await api.POST('/api/generate/preset', request);
+  const { data, error, response } = await api.POST(ROUTE[type], request);
   if (error !== undefined || !response.ok) throw new Error(errorText(error));
   if (typeof data !== 'object' || data === null || !('task_id' in data)) throw new Error('The service did not answer with a task');
   return data.task_id;
@@ -34,12 +32,7 @@ export async function startTask(type: VoiceType, body: GenerateBody): Promise<st
 /** Asks for a streamed generation; answers the task id and the audio body as it comes. */
 async function openStream(type: VoiceType, body: GenerateBody, signal: AbortSignal): Promise<{ taskId: string; audio: ReadableStream<Uint8Array> }> {
   const request = { body: { ...body, format: 'mp3' as const, stream: true }, parseAs: 'stream' as const, signal };
-  const { data, error, response } =
-    type === 'clone'
-      ? await api.POST('/api/generate/clone', request)
-      : type === 'design'
-        ? await api.POST('/api/generate/design', request)
-        : await api.POST('/api/generate/preset', request);
+  const { data, error, response } = await api.POST(ROUTE[type], request);
   if (error !== undefined || !response.ok) throw new Error(errorText(error));
   const taskId = response.headers.get('x-task-id');
   if (!data || !taskId) throw new Error('The service sent no audio stream');

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef } from 'preact/hooks';
 import { api } from '../../api.js';
 import type { JobState } from '../../components/job-progress.js';
-import { isFinished } from './task-jobs.js';
+import { isFinished } from '../../components/job-progress.js';
 import type { useRecentTasks } from './recent.js';
 
 /** A task not heard of on /ws for this long is read from the service (a dropped socket loses events). */

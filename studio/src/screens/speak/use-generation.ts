@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ok, taskAudioUrl, type Schemas } from '../../api.js';
 import { useTask } from '../../components/use-task.js';
 import { playFile, startTask, streamInto, type GenerateBody } from './generate.js';
-import { isFinished, useJobsByTask } from './task-jobs.js';
+import { isFinished } from '../../components/job-progress.js';
+import { useJobsByTask } from './task-jobs.js';
 import { useTaskReading } from './task-reading.js';
 import { browserPlays, useRecentTasks, type RecentTask } from './recent.js';
 

@@ -1,27 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
-import { isJobEvent, useEvents, type JobEvent } from '../../events.js';
-import type { JobState } from '../../components/job-progress.js';
-
-const STATUS: Record<JobEvent['type'], JobState['status']> = {
-  'job.queued': 'queued',
-  'job.started': 'running',
-  'job.progress': 'running',
-  'job.completed': 'completed',
-  'job.failed': 'failed',
-  'job.cancelled': 'cancelled',
-};
-
-function nextState(before: JobState, event: JobEvent): JobState {
-  const status = STATUS[event.type];
-  const data = event.data;
-  return {
-    status,
-    progress: status === 'completed' ? 1 : 'progress' in data && typeof data.progress === 'number' ? data.progress : before.progress,
-    stage: 'stage' in data && typeof data.stage === 'string' ? data.stage : before.stage,
-    error: event.type === 'job.failed' ? event.data.error.message : undefined,
-    result: status === 'completed' ? data : before.result,
-  };
-}
+import { isJobEvent, useEvents } from '../../events.js';
+import { nextJobState, type JobState } from '../../components/job-progress.js';
 
 interface Tracked {
   /** Undefined until the first event of the kind names the job. */
@@ -45,7 +24,7 @@ export function useJobOfKind(kind: string) {
       if (!previous || (previous.jobId !== undefined && previous.jobId !== jobId)) return previous;
       // The first event of the job replaces the placeholder shown while the request was on its way.
       const before = previous.jobId === undefined ? { status: previous.job.status, progress: 0 } : previous.job;
-      return { jobId, job: nextState(before, message) };
+      return { jobId, job: nextJobState(before, message) };
     });
   });
 

@@ -18,9 +18,11 @@ Commands:
   keys revoke KEY_ID
   keys delete KEY_ID
   models list [--json]           Catalog models: installed, incomplete or not installed
-  models install NAME... | --defaults [--from DIR] [--json]
-                                 Download, verify and unpack; --from DIR (or TIMBRE_MODELS_FROM)
-                                 copies from a folder laid out like ../shared/models instead
+  models install NAME... | --defaults [--from DIR] [--accept-changed] [--json]
+                                 Download, verify, unpack and check that the engine loads it;
+                                 --from DIR (or TIMBRE_MODELS_FROM) copies from a folder laid out
+                                 like ../shared/models instead; --accept-changed installs files
+                                 that differ from the catalog's pins (a re-published archive)
   models remove NAME...
 
 Options (each also an environment variable):
@@ -41,6 +43,7 @@ async function main(argv: string[]): Promise<number | undefined> {
       json: { type: 'boolean' },
       from: { type: 'string' },
       defaults: { type: 'boolean' },
+      'accept-changed': { type: 'boolean' },
       'no-open': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -67,7 +70,12 @@ async function main(argv: string[]): Promise<number | undefined> {
     case 'studio':
       return studioCommand(config, { open: !(values['no-open'] ?? false), json: values.json ?? false });
     case 'models':
-      return modelsCommand(config, rest, { from: values.from, defaults: values.defaults ?? false, json: values.json ?? false });
+      return modelsCommand(config, rest, {
+        from: values.from,
+        defaults: values.defaults ?? false,
+        acceptChanged: values['accept-changed'] ?? false,
+        json: values.json ?? false,
+      });
     default:
       process.stderr.write(`Unknown command "${command}"\n\n${USAGE}`);
       return 2;

@@ -4,12 +4,15 @@ import type { Config } from '../platform/config.js';
 import { ApiError } from '../platform/errors.js';
 import { CatalogError, DEFAULT_MODELS, findModel } from '../platform/models/catalog.js';
 import { describeProblems } from '../platform/models/files.js';
-import { installModel, listModels, removeModel, type InstallResult, type ModelStatus } from '../platform/models/manager.js';
+import { modelLoads } from '../platform/engines/registry.js';
+import { installModel, type InstallResult } from '../platform/models/install.js';
+import { listModels, removeModel, type ModelStatus } from '../platform/models/manager.js';
 
 interface ModelsOptions {
   /** --from; falls back to TIMBRE_MODELS_FROM. */
   from: string | undefined;
   defaults: boolean;
+  acceptChanged: boolean;
   json: boolean;
 }
 
@@ -58,13 +61,13 @@ function progressReporter(name: string, stream: NodeJS.WriteStream = process.std
   return { update, done };
 }
 
-function describeStatus({ model, state, sizeBytes, problems }: ModelStatus): string {
+function describeStatus({ model, state, sizeBytes, problems, languages }: ModelStatus): string {
   const size = state === 'not installed' ? '-' : formatBytes(sizeBytes);
-  const line = `${model.name.padEnd(30)} ${state.padEnd(14)} ${size.padStart(10)}  ${model.engine.padEnd(18)} ${model.license.padEnd(11)} ${model.languages.join(' ')}`;
+  const line = `${model.name.padEnd(30)} ${state.padEnd(14)} ${size.padStart(10)}  ${model.engine.padEnd(18)} ${model.license.padEnd(11)} ${languages.join(' ')}`;
   return problems.length > 0 ? `${line}\n${' '.repeat(31)}${describeProblems(problems)}` : line;
 }
 
-function statusJson({ model, state, sizeBytes, problems }: ModelStatus) {
+function statusJson({ model, state, sizeBytes, problems, languages }: ModelStatus) {
   return {
     name: model.name,
     engine: model.engine,
@@ -73,7 +76,7 @@ function statusJson({ model, state, sizeBytes, problems }: ModelStatus) {
     size_bytes: sizeBytes,
     license: model.license,
     license_note: model.licenseNote ?? null,
-    languages: model.languages,
+    languages,
     default: DEFAULT_MODELS.includes(model.name),
     missing_files: problems.map((problem) => problem.path),
     description: model.description,
@@ -91,14 +94,14 @@ function describeOutcome(outcome: Outcome): string {
   }
 }
 
-async function installOne(config: Config, name: string, from: string | undefined): Promise<Outcome> {
+async function installOne(config: Config, name: string, from: string | undefined, acceptChanged: boolean): Promise<Outcome> {
   const progress = progressReporter(name);
   const warn = (message: string) => {
     progress.done();
     process.stderr.write(`! ${message}\n`);
   };
   try {
-    return await installModel(config.modelsDir, name, { from, onProgress: progress.update, onWarning: warn });
+    return await installModel(config.modelsDir, name, { from, acceptChanged, validate: modelLoads, onProgress: progress.update, onWarning: warn });
   } catch (error) {
     return { name, engine: findModel(name).engine, status: 'failed', message: (error as Error).message };
   } finally {
@@ -118,7 +121,7 @@ async function install(config: Config, names: string[], options: ModelsOptions):
   }
   const outcomes: Outcome[] = [];
   for (const name of chosen) {
-    const outcome = await installOne(config, name, from);
+    const outcome = await installOne(config, name, from, options.acceptChanged);
     outcomes.push(outcome);
     if (!options.json) (outcome.status === 'failed' ? process.stderr : process.stdout).write(`${describeOutcome(outcome)}\n`);
   }

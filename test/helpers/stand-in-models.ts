@@ -1,5 +1,6 @@
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { SYSTEM_ESPEAK_DATA } from '../../src/platform/engines/sherpa/espeak-data.js';
 import { buildModel, DT, scalar } from './onnx-builder.js';
 import { pocketGraphs } from './stand-in-pocket.js';
 
@@ -114,11 +115,26 @@ export function decodeKokoroCalls(samples: Float32Array): KokoroCall[] {
   return calls;
 }
 
-export async function buildKokoro(dir: string, options: StandInOptions = {}): Promise<void> {
+/** A two-word stand-in for the archive's lexicon-zh.txt, in its format (word, then Kokoro tokens). */
+export const STAND_IN_LEXICON_ZH = '你 n i\n好 x a u\n';
+
+/** Debian's espeak-ng data (amd64; set-up installs it), which a stand-in archive carries as its own `espeak-ng-data/`. */
+export const DEBIAN_ESPEAK_DATA = SYSTEM_ESPEAK_DATA[0]!;
+
+export interface KokoroFolderOptions extends StandInOptions {
+  /** Add lexicon-zh.txt, without which the folder does not speak Chinese. */
+  lexiconZh?: boolean;
+  /** Add a copy of Debian's espeak-ng data as the folder's own `espeak-ng-data/`. */
+  espeakData?: boolean;
+}
+
+export async function buildKokoro(dir: string, options: KokoroFolderOptions = {}): Promise<void> {
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'model.int8.onnx'), kokoroModel(options));
   await copyFile(join(SHARED_MODELS, 'kokoro/voices.bin'), join(dir, 'voices.bin'));
   await copyFile(join(SHARED_MODELS, 'kokoro/tokens.txt'), join(dir, 'tokens.txt'));
+  if (options.lexiconZh) await writeFile(join(dir, 'lexicon-zh.txt'), STAND_IN_LEXICON_ZH);
+  if (options.espeakData) await cp(DEBIAN_ESPEAK_DATA, join(dir, 'espeak-ng-data'), { recursive: true });
 }
 
 /** The real voices.bin as floats: speaker × 510 rows × 256. */

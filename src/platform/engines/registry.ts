@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { catalog } from '../models/catalog.js';
+import { catalog, type CatalogModel } from '../models/catalog.js';
 import { espeakEngine } from './espeak.js';
 import { festivalEngine } from './festival.js';
 import { fliteEngine } from './flite.js';
@@ -61,4 +61,15 @@ function neuralEngines(modelsDir: string): EngineDescriptor[] {
 /** Every engine this build knows; probing tells which of them can run here. */
 export function engineDescriptors(modelsDir: string): EngineDescriptor[] {
   return [...BUILTIN_ENGINES, ...neuralEngines(modelsDir)];
+}
+
+/**
+ * Whether the engine of a catalog model can load the folder `dir` (its files, metadata and tensor
+ * names, checked without native code): the reason it cannot, or undefined. Models of engines this
+ * build does not know are not checked.
+ */
+export async function modelLoads(model: CatalogModel, dir: string): Promise<string | undefined> {
+  if (!Object.hasOwn(NEURAL_FACTORIES, model.engine)) return undefined;
+  const availability = await NEURAL_FACTORIES[model.engine]!(dir).probe();
+  return availability.available ? undefined : availability.reason;
 }

@@ -30,17 +30,30 @@ async function looksLikeOnnx(path: string): Promise<boolean> {
   }
 }
 
-async function fileProblem(dir: string, file: CatalogFile, hash: boolean): Promise<string | undefined> {
+/** Why a file of `size` bytes does not match `file`'s pins or any of its alternatives; undefined when one matches. */
+async function pinProblem(full: string, size: number, file: CatalogFile, hash: boolean): Promise<string | undefined> {
+  const pins = [file, ...(file.alternatives ?? [])];
+  const sized = pins.filter((pin) => pin.bytes === null || pin.bytes === size);
+  if (sized.length === 0) {
+    const expected = pins.map((pin) => pin.bytes!.toLocaleString('en')).join(' or ');
+    return `has ${size.toLocaleString('en')} bytes, expected ${expected}`;
+  }
+  if (!hash || sized.some((pin) => pin.sha256 === null)) return undefined;
+  const actual = await sha256File(full);
+  if (sized.some((pin) => pin.sha256 === actual)) return undefined;
+  return `has sha256 ${actual}, expected ${sized.map((pin) => pin.sha256).join(' or ')}`;
+}
+
+/** `pinned` false checks presence and form only: for a changed file the user chose to accept. */
+async function fileProblem(dir: string, file: CatalogFile, hash: boolean, pinned: boolean): Promise<string | undefined> {
   const full = join(dir, file.path);
   // lstat, not stat: a symlink (say, from an archive) must not stand in for a model file.
   const stats = await lstat(full).catch(() => undefined);
   if (!stats?.isFile()) return 'missing';
-  if (file.bytes !== null && stats.size !== file.bytes) return `has ${stats.size.toLocaleString('en')} bytes, expected ${file.bytes.toLocaleString('en')}`;
-  if (hash && file.sha256 !== null) {
-    const actual = await sha256File(full);
-    if (actual !== file.sha256) return `has sha256 ${actual}, expected ${file.sha256}`;
-  }
-  if (file.bytes === null && file.path.endsWith('.onnx') && !(await looksLikeOnnx(full))) return 'is not an ONNX model (a Git LFS pointer or an error page?)';
+  const problem = pinned ? await pinProblem(full, stats.size, file, hash) : undefined;
+  if (problem) return problem;
+  if ((file.bytes === null || !pinned) && file.path.endsWith('.onnx') && !(await looksLikeOnnx(full)))
+    return 'is not an ONNX model (a Git LFS pointer or an error page?)';
   return undefined;
 }
 
@@ -48,10 +61,10 @@ async function fileProblem(dir: string, file: CatalogFile, hash: boolean): Promi
  * Checks a model's files in `dir`. Without `hash` only presence, size and the ONNX header are
  * checked, which is cheap enough for every `list` and `/api/system/info`; installs hash too.
  */
-export async function checkFiles(dir: string, files: readonly CatalogFile[], hash: boolean): Promise<FileProblem[]> {
+export async function checkFiles(dir: string, files: readonly CatalogFile[], hash: boolean, pinned = true): Promise<FileProblem[]> {
   const problems: FileProblem[] = [];
   for (const file of files) {
-    const problem = await fileProblem(dir, file, hash);
+    const problem = await fileProblem(dir, file, hash, pinned);
     if (problem) problems.push({ path: file.path, problem });
   }
   return problems;

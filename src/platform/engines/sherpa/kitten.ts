@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   checkFile,
@@ -13,7 +12,7 @@ import {
 } from '../model-files.js';
 import type { EngineDescriptor, Gender, SynthesisRequest, Synthesizer, VoiceInfo } from '../types.js';
 import { neuralCapabilities, neuralEngine } from './common.js';
-import { DEBIAN_ESPEAK_DATA } from './kokoro.js';
+import { espeakDataDir } from './espeak-data.js';
 import { StyleTableSynthesizer } from './style-synthesizer.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 import { EngineError } from '../../errors.js';
@@ -26,8 +25,6 @@ import { EngineError } from '../../errors.js';
  */
 
 const LANGUAGES = ['en-US'];
-/** Files sherpa requires in an espeak-ng data folder (it checks each one before loading). */
-const ESPEAK_FILES = ['phontab', 'phonindex', 'phondata', 'intonations'];
 
 /**
  * Metadata keys whose absence or wrong value makes sherpa's Kitten loader exit(-1). It also exits
@@ -51,15 +48,6 @@ interface KittenVoice {
 export function createKittenEngine(modelDir: string): EngineDescriptor<Synthesizer> {
   const validate = () => validateKitten(modelDir);
   return neuralEngine('kitten', 'synthesizer', validate, (files, sherpa) => new KittenSynthesizer(files, sherpa).ready());
-}
-
-/** The archive's own espeak-ng-data when complete, else Debian's (package espeak-ng-data). */
-export async function espeakDataDir(modelDir: string): Promise<string> {
-  const present = async (dir: string) => (await Promise.all(ESPEAK_FILES.map((name) => stat(join(dir, name)).catch(() => undefined)))).every(Boolean);
-  const bundled = join(modelDir, 'espeak-ng-data');
-  if (await present(bundled)) return bundled;
-  if (await present(DEBIAN_ESPEAK_DATA)) return DEBIAN_ESPEAK_DATA;
-  throw modelInvalid(bundled, 'espeak-ng data missing (apt-get install espeak-ng-data)');
 }
 
 async function validateKitten(modelDir: string): Promise<KittenFiles> {

@@ -1,3 +1,4 @@
+import { KOKORO_LANGUAGE_FILES } from '../../models/catalog-entries.js';
 import type { Gender, VoiceInfo } from '../types.js';
 
 /**
@@ -21,6 +22,12 @@ interface KokoroLanguage {
   espeak: string;
 }
 
+/**
+ * The languages sherpa's multi-language Kokoro frontend speaks, by a voice name's first letter.
+ * Japanese (`j`) is left out on purpose: the frontend sends every CJK ideograph run to the Chinese
+ * lexicon whatever the language, and espeak converts only kana, so kanji would get Mandarin
+ * readings without an error. Its five voices are therefore not offered.
+ */
 const LANGUAGES: Record<string, KokoroLanguage> = {
   a: { tag: 'en-US', label: 'US English', espeak: 'en-us' },
   b: { tag: 'en-GB', label: 'UK English', espeak: 'en-gb-x-rp' },
@@ -28,17 +35,22 @@ const LANGUAGES: Record<string, KokoroLanguage> = {
   f: { tag: 'fr', label: 'French', espeak: 'fr' },
   h: { tag: 'hi', label: 'Hindi', espeak: 'hi' },
   i: { tag: 'it', label: 'Italian', espeak: 'it' },
-  j: { tag: 'ja', label: 'Japanese', espeak: 'ja' },
   p: { tag: 'pt-BR', label: 'Brazilian Portuguese', espeak: 'pt-br' },
   z: { tag: 'zh', label: 'Mandarin Chinese', espeak: 'cmn' },
 };
 
+/** Every language Kokoro can speak when the model folder has the files each one needs. */
 export const KOKORO_LANGUAGES = Object.values(LANGUAGES).map((language) => language.tag);
 
-/** The espeak code for a BCP-47 tag Kokoro speaks (case-insensitive), or undefined. */
-export function espeakFor(tag: string): string | undefined {
+/** The languages a folder can speak: those whose extra files (KOKORO_LANGUAGE_FILES) are all present. */
+export function kokoroLanguages(hasFile: (path: string) => boolean): string[] {
+  return KOKORO_LANGUAGES.filter((tag) => (KOKORO_LANGUAGE_FILES[tag] ?? []).every(hasFile));
+}
+
+/** The espeak code for a BCP-47 tag among `spoken` (case-insensitive), or undefined. */
+export function espeakFor(tag: string, spoken: readonly string[]): string | undefined {
   const wanted = tag.toLowerCase();
-  return Object.values(LANGUAGES).find((language) => language.tag.toLowerCase() === wanted)?.espeak;
+  return Object.values(LANGUAGES).find((language) => language.tag.toLowerCase() === wanted && spoken.includes(language.tag))?.espeak;
 }
 
 export interface KokoroVoice {
@@ -47,21 +59,22 @@ export interface KokoroVoice {
   espeak: string;
 }
 
-export function kokoroVoice(name: string, sid: number, sampleRate: number): KokoroVoice {
+/** The voice at row `sid` of voices.bin, or undefined when its language is not among `spoken`. */
+export function kokoroVoice(name: string, sid: number, sampleRate: number, spoken: readonly string[]): KokoroVoice | undefined {
   const language = LANGUAGES[name[0] ?? ''];
+  if (!language || !spoken.includes(language.tag)) return undefined;
   const gender: Gender | null = name[1] === 'f' ? 'female' : name[1] === 'm' ? 'male' : null;
   const base = name.slice(name.indexOf('_') + 1);
   const title = base.charAt(0).toUpperCase() + base.slice(1);
-  const tag = language?.tag ?? 'en-US';
   return {
     sid,
-    espeak: language?.espeak ?? 'en-us',
+    espeak: language.espeak,
     info: {
       id: `kokoro:${name}`,
       engine: 'kokoro',
-      name: `Kokoro ${title} (${language?.label ?? 'English'}${gender ? `, ${gender}` : ''})`,
-      language: tag,
-      languages: [tag],
+      name: `Kokoro ${title} (${language.label}${gender ? `, ${gender}` : ''})`,
+      language: language.tag,
+      languages: [language.tag],
       gender,
       sampleRate,
       license: 'Apache-2.0',

@@ -1,18 +1,18 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkFile, checkKokoroVoices, checkOnnx, findFile, KOKORO_REQUIRED_METADATA, kokoroShape, modelInvalid, type KokoroShape } from '../model-files.js';
-import type { EngineDescriptor, SynthesisRequest, Synthesizer } from '../types.js';
+import type { EngineCapabilities, EngineDescriptor, SynthesisRequest, Synthesizer } from '../types.js';
 import { neuralCapabilities, neuralEngine } from './common.js';
 import { StyleTableSynthesizer } from './style-synthesizer.js';
-import { espeakFor, KOKORO_LANGUAGES, KOKORO_VOICE_NAMES, kokoroVoice, type KokoroVoice } from './kokoro-voices.js';
+import { espeakFor, kokoroLanguages, KOKORO_VOICE_NAMES, kokoroVoice, type KokoroVoice } from './kokoro-voices.js';
+import { espeakDataDir } from './espeak-data.js';
+import { KOKORO_LANGUAGE_FILES } from '../../models/catalog-entries.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 import { EngineError } from '../../errors.js';
 
-/** Debian's espeak-ng-data (package espeak-ng-data), which sherpa's built-in espeak-ng reads. */
-export const DEBIAN_ESPEAK_DATA = '/usr/lib/x86_64-linux-gnu/espeak-ng-data';
-
 export interface KokoroOptions {
-  espeakDataDir?: string;
+  /** System espeak-ng data folders to fall back on when the model folder has none (tests pass []). */
+  systemEspeakData?: readonly string[];
 }
 
 interface KokoroFiles {
@@ -20,18 +20,20 @@ interface KokoroFiles {
   voices: string;
   tokens: string;
   lexicons: string[];
+  espeakData: string;
+  /** The languages this folder's files can speak. */
+  languages: string[];
   shape: KokoroShape;
   voiceTable: KokoroVoice[];
 }
 
 /** Kokoro-82M through sherpa-onnx, from a folder laid out like kokoro-int8-multi-lang-v1_0. */
 export function createKokoroEngine(modelDir: string, options: KokoroOptions = {}): EngineDescriptor<Synthesizer> {
-  const espeakData = options.espeakDataDir ?? DEBIAN_ESPEAK_DATA;
-  const validate = () => validateKokoro(modelDir, espeakData);
-  return neuralEngine('kokoro', 'synthesizer', validate, (files, sherpa) => new KokoroSynthesizer(files, espeakData, sherpa).ready());
+  const validate = () => validateKokoro(modelDir, options);
+  return neuralEngine('kokoro', 'synthesizer', validate, (files, sherpa) => new KokoroSynthesizer(files, sherpa).ready());
 }
 
-async function validateKokoro(modelDir: string, espeakData: string): Promise<KokoroFiles> {
+async function validateKokoro(modelDir: string, options: KokoroOptions): Promise<KokoroFiles> {
   const model = await findFile(modelDir, ['model.int8.onnx', 'model.onnx']);
   const info = await checkOnnx(model, { requiredMetadata: KOKORO_REQUIRED_METADATA });
   const shape = kokoroShape(model, info);
@@ -40,39 +42,36 @@ async function validateKokoro(modelDir: string, espeakData: string): Promise<Kok
   const tokens = join(modelDir, 'tokens.txt');
   await checkFile(tokens);
   // Without espeak data sherpa cannot phonemize and, for a v1.0 model, exits.
-  await checkFile(join(espeakData, 'phondata')).catch(() => {
-    throw modelInvalid(espeakData, 'espeak-ng data missing (apt-get install espeak-ng-data)');
-  });
-  return { model, voices, tokens, shape, lexicons: await presentLexicons(modelDir), voiceTable: voiceTable(model, shape) };
+  const espeakData = await espeakDataDir(modelDir, options.systemEspeakData);
+  const present = await presentFiles(modelDir, ['lexicon-us-en.txt', ...Object.values(KOKORO_LANGUAGE_FILES).flat()]);
+  const languages = kokoroLanguages((path) => present.includes(path));
+  const lexicons = present.filter((path) => path.startsWith('lexicon-')).map((path) => join(modelDir, path));
+  return { model, voices, tokens, shape, espeakData, languages, lexicons, voiceTable: voiceTable(model, shape, languages) };
 }
 
-/** Speaker names from the metadata, else the v1.0 list when the count matches it. */
-function voiceTable(model: string, shape: KokoroShape): KokoroVoice[] {
+/** Speaker names from the metadata, else the v1.0 list when the count matches it; only voices of spoken languages. */
+function voiceTable(model: string, shape: KokoroShape, languages: readonly string[]): KokoroVoice[] {
   const names = shape.speakerNames.length === shape.speakers ? shape.speakerNames : KOKORO_VOICE_NAMES;
   if (names.length !== shape.speakers) throw modelInvalid(model, `${shape.speakers} speakers but no speaker_names metadata`);
-  return names.map((name, sid) => kokoroVoice(name, sid, shape.sampleRate));
+  return names.flatMap((name, sid) => kokoroVoice(name, sid, shape.sampleRate, languages) ?? []);
 }
 
-/** The multi-language archive's lexicons improve English and enable Mandarin. */
-async function presentLexicons(modelDir: string): Promise<string[]> {
-  const present: string[] = [];
-  for (const name of ['lexicon-us-en.txt', 'lexicon-zh.txt']) {
-    const info = await stat(join(modelDir, name)).catch(() => undefined);
-    if (info?.isFile()) present.push(join(modelDir, name));
-  }
-  return present;
+/** Which of `names` are regular files in `dir`. */
+async function presentFiles(dir: string, names: string[]): Promise<string[]> {
+  const found = await Promise.all(names.map(async (name) => (await stat(join(dir, name)).catch(() => undefined))?.isFile() === true));
+  return names.filter((_, index) => found[index]);
 }
 
 class KokoroSynthesizer extends StyleTableSynthesizer<KokoroVoice> {
-  readonly capabilities = neuralCapabilities('kokoro', 'synthesizer', { languages: KOKORO_LANGUAGES, blendableVoices: true, speed: true });
+  readonly capabilities: EngineCapabilities;
   protected readonly family = 'Kokoro';
 
   constructor(
     private readonly files: KokoroFiles,
-    private readonly espeakData: string,
     sherpa: SherpaModule,
   ) {
     super(files, files.voiceTable, sherpa);
+    this.capabilities = neuralCapabilities('kokoro', 'synthesizer', { languages: files.languages, blendableVoices: true, speed: true });
   }
 
   protected createTts(voicesFile: string): Promise<OfflineTts> {
@@ -80,7 +79,7 @@ class KokoroSynthesizer extends StyleTableSynthesizer<KokoroVoice> {
       model: this.files.model,
       voices: voicesFile,
       tokens: this.files.tokens,
-      dataDir: this.espeakData,
+      dataDir: this.files.espeakData,
       lexicon: this.files.lexicons.join(','),
       // Phonemization language when a request names none; requests set it through `extra.lang`.
       lang: 'en-us',
@@ -97,8 +96,8 @@ class KokoroSynthesizer extends StyleTableSynthesizer<KokoroVoice> {
   private espeakLanguage(language: string | undefined, voice: KokoroVoice): string {
     // A bare language (`en`) is spoken in the voice's own region (`en-GB` for a British voice).
     if (language === undefined || language.toLowerCase() === voice.info.language.split('-')[0]!.toLowerCase()) return voice.espeak;
-    const espeak = espeakFor(language);
-    if (!espeak) throw new EngineError('language_not_supported', `Kokoro does not speak ${language}`, { language, supported: KOKORO_LANGUAGES });
+    const espeak = espeakFor(language, this.files.languages);
+    if (!espeak) throw new EngineError('language_not_supported', `Kokoro does not speak ${language}`, { language, supported: this.files.languages });
     return espeak;
   }
 }

@@ -6,8 +6,8 @@ import { neuralCapabilities, neuralEngine, Serial, yieldToEventLoop } from './co
 import type { SherpaModule, Vad } from './sherpa-types.js';
 
 /**
- * Silero VAD through sherpa-onnx. Silero v5 runs only at 16 kHz with 512-sample windows (other
- * sizes exit the process), and the detector must get exactly one window per call: larger chunks
+ * Silero VAD through sherpa-onnx, at 16 kHz with 512-sample windows (the official export supports
+ * only 16 kHz, and v5 exits the process on other window sizes), and the detector must get exactly one window per call: larger chunks
  * merge speech across windows and the regions come out wrong.
  */
 
@@ -16,14 +16,31 @@ const WINDOW = 512;
 /** Windows between event-loop yields (about 2 s of audio), so cancellation is noticed. */
 const WINDOWS_PER_SLICE = 64;
 
+/**
+ * The tensor names sherpa accepts, in order; any other model exits the process, so these are
+ * checked first: upstream Silero v4 and v5, and sherpa's own export (the official
+ * `asr-models/silero_vad.onnx`), which keeps v4's LSTM state as `h` and `c`.
+ */
+const SILERO_LAYOUTS = [
+  { what: "sherpa-onnx's export", inputs: ['x', 'h', 'c'], outputs: ['prob', 'new_h', 'new_c'] },
+  { what: 'Silero v4', inputs: ['input', 'sr', 'h', 'c'], outputs: ['output', 'hn', 'cn'] },
+  { what: 'Silero v5', inputs: ['input', 'state', 'sr'], outputs: ['output', 'stateN'] },
+];
+
+const same = (names: string[], expected: string[]) => names.length === expected.length && names.every((name, index) => name === expected[index]);
+
 export function createSileroVadEngine(modelDir: string): EngineDescriptor<VoiceActivityDetector> {
   const model = join(modelDir, 'silero_vad.onnx');
   // A missing model does not make sherpa throw (the detector silently does nothing), and a
-  // non-Silero model exits the process: check for Silero's input names first.
+  // non-Silero model exits the process: check the tensor names first.
   const validate = async () => {
     const info = await checkOnnx(model);
-    const names = new Set(info.inputs.map((input) => input.name));
-    if (!names.has('input') || !names.has('sr')) throw modelInvalid(model, 'not a Silero VAD model (inputs `input` and `sr` expected)');
+    const inputs = info.inputs.map((input) => input.name);
+    const outputs = info.outputs.map((output) => output.name);
+    if (!SILERO_LAYOUTS.some((layout) => same(inputs, layout.inputs) && same(outputs, layout.outputs))) {
+      const known = SILERO_LAYOUTS.map((layout) => `${layout.what}: ${layout.inputs.join(', ')}`).join('; ');
+      throw modelInvalid(model, `not a Silero VAD model: inputs ${inputs.join(', ')} (expected ${known})`);
+    }
   };
   return neuralEngine('silero-vad', 'vad', validate, async (_files, sherpa) => {
     const config = {

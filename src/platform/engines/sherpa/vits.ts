@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { checkFile, checkOnnx, integerMetadata, modelInvalid, ONNX_FLOAT, type OnnxInfo } from '../model-files.js';
 import type { EngineCapabilities, EngineDescriptor, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { generate, neuralCapabilities, neuralEngine, requireText } from './common.js';
-import { DEBIAN_ESPEAK_DATA } from './kokoro.js';
+import { espeakDataDir } from './espeak-data.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 import { EngineError } from '../../errors.js';
 
@@ -55,16 +55,7 @@ async function validateVits(modelDir: string): Promise<VitsFiles> {
   checkPiperInputs(model, info);
   const tokens = join(modelDir, 'tokens.txt');
   await checkPiperTokens(tokens);
-  const local = join(modelDir, 'espeak-ng-data');
-  const espeakData = (await checkFile(join(local, 'phondata')).then(
-    () => true,
-    () => false,
-  ))
-    ? local
-    : DEBIAN_ESPEAK_DATA;
-  await checkFile(join(espeakData, 'phondata')).catch(() => {
-    throw modelInvalid(espeakData, 'espeak-ng data missing (apt-get install espeak-ng-data)');
-  });
+  const espeakData = await espeakDataDir(modelDir);
   // An espeak voice that does not exist makes every request fail; say so up front.
   const voice = info.metadata.voice ?? '';
   const known = await espeakVoices(espeakData);

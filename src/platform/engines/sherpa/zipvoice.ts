@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { checkFile, checkOnnx, findFile, modelInvalid, type OnnxInfo } from '../model-files.js';
 import type { EngineDescriptor, JobContext, SynthesisRequest, SynthesisResult, Synthesizer, VoiceInfo } from '../types.js';
 import { generate, neuralCapabilities, neuralEngine, requireText } from './common.js';
-import { espeakDataDir } from './kitten.js';
+import { espeakDataDir } from './espeak-data.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 import { EngineError } from '../../errors.js';
 
@@ -44,7 +44,9 @@ export function createZipVoiceEngine(modelDir: string): EngineDescriptor<Synthes
 
 // sherpa binds tensors by position, so each graph must have the input count its calls pass (a
 // mismatch throws inside native code); the vocoder's model_type picks its implementation, and
-// anything but "vocos" (hifigan is wired to the Matcha vocoder path) leaves it null and crashes.
+// anything but a Vocos type (hifigan is wired to the Matcha vocoder path) leaves it null and crashes.
+const VOCOS_TYPES = ['vocos', 'matcha-tts vocos'];
+
 async function validateZipVoice(modelDir: string): Promise<ZipVoiceFiles> {
   const onnx = async (names: string[], inputs: number, outputs: number) => {
     const file = await findFile(modelDir, names);
@@ -59,7 +61,8 @@ async function validateZipVoice(modelDir: string): Promise<ZipVoiceFiles> {
   checkMelMetadata(decoder.file, decoder.info);
   const vocoder = await onnx(['vocos_24khz.onnx'], 1, 3);
   const vocoderType = vocoder.info.metadata.model_type;
-  if (vocoderType !== 'vocos') throw modelInvalid(vocoder.file, `metadata model_type=${JSON.stringify(vocoderType)} is not "vocos"`);
+  if (!VOCOS_TYPES.includes(vocoderType ?? ''))
+    throw modelInvalid(vocoder.file, `metadata model_type=${JSON.stringify(vocoderType)} is not "vocos" or "matcha-tts vocos"`);
   const files = {
     encoder: encoder.file,
     decoder: decoder.file,

@@ -207,6 +207,13 @@ describe('Kitten and ZipVoice model validation', () => {
     });
   }
 
+  test('a Vocos vocoder exported as "matcha-tts vocos" is accepted, as the runtime accepts it', async () => {
+    const folder = await variant('zipvoice', 'zipvoice-matcha-vocos', (d) =>
+      writeFile(join(d, 'vocos_24khz.onnx'), vocosVocoder({ model_type: 'matcha-tts vocos' })),
+    );
+    assert.deepEqual(await factories.zipvoice(folder).probe(), { available: true });
+  });
+
   test('loading the bad models in a child process ends in errors, not a crash', async () => {
     const module = (file: string) => pathToFileURL(join(REPO_ROOT, 'src/platform/engines/sherpa', file)).href;
     const script = `

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { rms, type Pcm } from '../../../../src/platform/audio/pcm.js';
+import { join as joinPcm, silence, sine } from '../../../helpers/audio-signals.js';
+import { k2fsaVadModel } from '../../../helpers/stand-in-vad.js';
 import { parseWav } from '../../../../src/platform/audio/wav.js';
 import { createKokoroEngine } from '../../../../src/platform/engines/sherpa/kokoro.js';
 import { createPocketTtsEngine, POCKET_VOICE_ID } from '../../../../src/platform/engines/sherpa/pocket-tts.js';
@@ -38,8 +40,20 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('Silero VAD (real model)', () => {
-  test('finds the speech in jfk.wav', async () => {
+describe('Silero VAD', () => {
+  test("sherpa-onnx's own export layout (x, h, c in; prob, new_h, new_c out) validates and runs in sherpa's Vad", async () => {
+    await mkdir(join(dir, 'vad-k2'));
+    await writeFile(join(dir, 'vad-k2/silero_vad.onnx'), k2fsaVadModel());
+    const engine = createSileroVadEngine(join(dir, 'vad-k2'));
+    assert.deepEqual(await engine.probe(), { available: true });
+    const vad = await engine.load();
+    const pcm = joinPcm(silence(1, 16000), sine(300, 1.5, 16000, 0.3), silence(1.5, 16000));
+    const regions = await vad.detect(pcm, job());
+    assert.equal(regions.length, 1, JSON.stringify(regions));
+    assert.ok(Math.abs(regions[0]!.start - 1) < 0.1 && Math.abs(regions[0]!.end - 2.5) < 0.35, JSON.stringify(regions));
+  });
+
+  test('the upstream v5 file (../shared/models/asr) finds the speech in jfk.wav', async () => {
     const engine = createSileroVadEngine(join(SHARED_MODELS, 'asr'));
     assert.deepEqual(await engine.probe(), { available: true });
     const vad = await engine.load();
@@ -57,33 +71,39 @@ describe('Kokoro (stand-in model, real voices.bin and tokens.txt)', () => {
   const styleRow = (style: Float32Array, phonemes: number) => style.subarray(phonemes * 256, (phonemes + 1) * 256);
 
   before(async () => {
-    await buildKokoro(join(dir, 'kokoro'));
+    await buildKokoro(join(dir, 'kokoro'), { lexiconZh: true });
     kokoro = await createKokoroEngine(join(dir, 'kokoro')).load();
     voices = await readKokoroVoices();
   });
 
-  test('lists the 53 voices with language and gender, each with its own style array', async () => {
+  test('lists the 48 voices of its 8 languages (no Japanese) with gender, each with its own style array', async () => {
     const list = await kokoro.listVoices();
     assert.deepEqual(
       list.map((voice) => voice.id),
-      KOKORO_NAMES.map((name) => `kokoro:${name}`),
+      KOKORO_NAMES.filter((name) => !name.startsWith('j')).map((name) => `kokoro:${name}`),
     );
+    assert.deepEqual(kokoro.capabilities.languages, ['en-US', 'en-GB', 'es', 'fr', 'hi', 'it', 'pt-BR', 'zh']);
     const heart = list.find((voice) => voice.id === 'kokoro:af_heart');
     assert.equal(heart?.language, 'en-US');
     assert.equal(heart?.gender, 'female');
     assert.equal(list.find((voice) => voice.id === 'kokoro:bm_george')?.language, 'en-GB');
     assert.equal(list.find((voice) => voice.id === 'kokoro:zm_yunxi')?.gender, 'male');
     for (const [sid, name] of KOKORO_NAMES.entries()) {
+      if (name.startsWith('j')) continue;
       assert.deepEqual(await kokoro.voiceVector?.(`kokoro:${name}`), voices.slice(sid * ROW, (sid + 1) * ROW), name);
     }
   });
 
-  test('every non-Mandarin voice synthesizes with its own language', async () => {
-    for (const name of KOKORO_NAMES.filter((voice) => !voice.startsWith('z'))) {
+  test('every voice synthesizes with its own language; Mandarin goes through lexicon-zh.txt', async () => {
+    for (const name of KOKORO_NAMES.filter((voice) => !/^[jz]/.test(voice))) {
       const { pcm } = await kokoro.synthesize({ text: 'Hello.', voice: `kokoro:${name}` }, job());
       assert.equal(pcm.sampleRate, 24000);
       assert.ok(pcm.samples.length > 0, name);
     }
+    const { pcm } = await kokoro.synthesize({ text: '你好。', voice: 'kokoro:zf_xiaoxiao' }, job());
+    const tokens = decodeKokoroCalls(pcm.samples).flatMap((call) => call.tokens);
+    // n i x a u, the stand-in lexicon's readings, by their ids in tokens.txt.
+    for (const id of [56, 51, 66, 43, 63]) assert.ok(tokens.includes(id), `token ${id} in ${tokens.join(' ')}`);
   });
 
   test("the chosen voice's style row and the speed reach the model", async () => {
@@ -127,6 +147,8 @@ describe('Kokoro (stand-in model, real voices.bin and tokens.txt)', () => {
   test('unknown voices and languages are refused before sherpa sees them', async () => {
     await assert.rejects(kokoro.synthesize({ text: 'Hi.', voice: 'kokoro:xx_nobody' }, job()), { code: 'voice_not_found' });
     await assert.rejects(kokoro.synthesize({ text: 'Hi.', voice: 'kokoro:af_heart', language: 'de' }, job()), { code: 'language_not_supported' });
+    await assert.rejects(kokoro.synthesize({ text: 'こんにちは。', voice: 'kokoro:af_heart', language: 'ja' }, job()), { code: 'language_not_supported' });
+    await assert.rejects(kokoro.synthesize({ text: 'Hi.', voice: 'kokoro:jf_alpha' }, job()), { code: 'voice_not_found' });
     await assert.rejects(kokoro.synthesize({ text: ' ', voice: 'kokoro:af_heart' }, job()), { code: 'text_empty' });
     await assert.rejects(kokoro.synthesize({ text: 'Hi.', voice: 'kokoro:af_heart', style: new Float32Array(256) }, job()), { code: 'invalid_style' });
   });

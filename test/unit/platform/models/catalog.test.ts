@@ -8,6 +8,7 @@ import {
   CatalogError,
   DEFAULT_MODELS,
   entryProblems,
+  spokenLanguages,
   findModel,
   TEST_CATALOG_ENV,
   type CatalogModel,
@@ -46,15 +47,33 @@ test('a bare-file archive is its only file, with the same pins; a tarball names 
   }
 });
 
-test('the pins the issue gives are in the catalog', () => {
+test('Silero VAD is the official sherpa-onnx asset, and the upstream v5 file serves as well', () => {
   const silero = findModel('silero-vad', {});
-  assert.equal(silero.files[0]!.sha256, '1a153a22f4509e292a94e67d6f9b85e8deb25b4988682b7e174c65279d8788e3');
-  assert.equal(silero.sharedPath, 'asr');
-  const kokoro = findModel('kokoro-multi-lang-v1_0-int8', {});
-  assert.equal(kokoro.archive.bytes, 131_839_838);
+  assert.equal(silero.archive.url, `${BASE_URL}asr-models/silero_vad.onnx`);
+  assert.deepEqual([silero.archive.bytes, silero.archive.sha256], [643_854, '9e2449e1087496d8d4caba907f23e0bd3f78d91fa552479bb9c23ac09cbb1fd6']);
   assert.deepEqual(
-    kokoro.files.find((file) => file.path === 'model.int8.onnx'),
-    { path: 'model.int8.onnx', bytes: 114_298_054, sha256: null },
+    silero.files[0]!.alternatives?.map((pin) => pin.sha256),
+    ['1a153a22f4509e292a94e67d6f9b85e8deb25b4988682b7e174c65279d8788e3'],
+  );
+  assert.equal(silero.sharedPath, 'asr');
+});
+
+test('Kokoro is pinned by the files inside, offers no Japanese, and needs lexicon-zh.txt for Chinese', () => {
+  const kokoro = findModel('kokoro-multi-lang-v1_0-int8', {});
+  assert.deepEqual([kokoro.archive.bytes, kokoro.archive.sha256], [null, null], 'the archive is re-uploaded under the same name');
+  assert.ok(
+    kokoro.files.every((file) => file.bytes !== null),
+    'every required file has at least its size pinned',
+  );
+  assert.ok(!kokoro.languages.includes('ja'));
+  assert.deepEqual(kokoro.languageFiles, { zh: ['lexicon-zh.txt'] });
+  assert.deepEqual(
+    spokenLanguages(kokoro, () => false),
+    ['en-US', 'en-GB', 'es', 'fr', 'hi', 'it', 'pt-BR'],
+  );
+  assert.deepEqual(
+    spokenLanguages(kokoro, (path) => path === 'lexicon-zh.txt'),
+    kokoro.languages,
   );
   assert.match(findModel('campplus-en-voxceleb', {}).archive.url, /speaker-recongition-models\//);
 });
@@ -81,13 +100,17 @@ test('unknown names are refused with the list of known ones', () => {
   );
 });
 
-test('a test catalog adds entries and is validated like the built-in ones', async () => {
+test('a test catalog adds entries, replaces built-in ones of the same name, and is validated like them', async () => {
   const dir = await tempDir();
   try {
     const file = join(dir, 'catalog.json');
     const extra = { ...findModel('silero-vad', {}), name: 'test-extra', archive: { url: 'http://127.0.0.1:1/x.onnx', bytes: null, sha256: null } };
     await writeFile(file, JSON.stringify([extra]));
     assert.equal(findModel('test-extra', { [TEST_CATALOG_ENV]: file }).archive.url, 'http://127.0.0.1:1/x.onnx');
+    await writeFile(file, JSON.stringify([{ ...extra, name: 'silero-vad' }]));
+    const replaced = catalog({ [TEST_CATALOG_ENV]: file });
+    assert.equal(replaced.length, models.length);
+    assert.equal(replaced.find((model) => model.name === 'silero-vad')?.archive.url, 'http://127.0.0.1:1/x.onnx');
     await writeFile(file, JSON.stringify([{ ...extra, sharedPath: '../x' }]));
     assert.throws(() => catalog({ [TEST_CATALOG_ENV]: file }), /sharedPath "..\/x" is not a safe relative path/);
   } finally {

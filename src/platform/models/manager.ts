@@ -30,7 +30,7 @@ export interface InstalledModel {
 }
 
 /** Model names reach the file system only through here, and only as catalog names. */
-export function modelDir(modelsDir: string, model: CatalogModel): string {
+function modelDir(modelsDir: string, model: CatalogModel): string {
   return join(modelsDir, model.name);
 }
 

@@ -9,7 +9,7 @@ import { modelInvalid } from '../model-files.js';
  */
 
 /** Files sherpa checks for in a data folder before loading; without any of them it refuses or exits. */
-export const ESPEAK_DATA_FILES = ['phontab', 'phonindex', 'phondata', 'intonations'];
+const ESPEAK_DATA_FILES = ['phontab', 'phonindex', 'phondata', 'intonations'];
 
 /** Where Debian (package espeak-ng-data, per architecture) and other distributions put it. */
 export const SYSTEM_ESPEAK_DATA = [

@@ -40,7 +40,7 @@ const LANGUAGES: Record<string, KokoroLanguage> = {
 };
 
 /** Every language Kokoro can speak when the model folder has the files each one needs. */
-export const KOKORO_LANGUAGES = Object.values(LANGUAGES).map((language) => language.tag);
+const KOKORO_LANGUAGES = Object.values(LANGUAGES).map((language) => language.tag);
 
 /** The languages a folder can speak: those whose extra files (KOKORO_LANGUAGE_FILES) are all present. */
 export function kokoroLanguages(hasFile: (path: string) => boolean): string[] {

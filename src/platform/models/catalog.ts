@@ -77,7 +77,7 @@ export function testMode(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /** The languages of `model` whose extra files `hasFile` finds (all of them when it needs none). */
-export function spokenLanguages(model: CatalogModel, hasFile: (path: string) => boolean): string[] {
+export function spokenLanguages(model: Pick<CatalogModel, 'languages' | 'languageFiles'>, hasFile: (path: string) => boolean): string[] {
   return model.languages.filter((language) => (model.languageFiles?.[language] ?? []).every(hasFile));
 }
 

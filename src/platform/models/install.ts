@@ -72,12 +72,12 @@ async function installFromFolder(modelsDir: string, model: CatalogModel, from: s
     const unloadable = await options.validate?.(model, ready);
     if (unloadable) return incomplete(model, source, [], `${model.name}: unusable in ${source}: ${unloadable}`);
     const path = await place(modelsDir, model, ready);
-    return { ...installed(model, path, source, weakestCheck(model.files)), languages: languagesIn(model, path) };
+    return installed(model, path, source, weakestCheck(model.files));
   });
 }
 
-function installed(model: CatalogModel, path: string, source: string, verification: Verification) {
-  return { name: model.name, engine: model.engine, status: 'installed' as const, path, source, verification };
+function installed(model: CatalogModel, path: string, source: string, verification: Verification): InstallResult {
+  return { name: model.name, engine: model.engine, status: 'installed', path, source, verification, languages: languagesIn(model, path) };
 }
 
 async function unpack(archive: string, stage: string, model: CatalogModel): Promise<string> {
@@ -150,7 +150,7 @@ async function installByDownload(modelsDir: string, model: CatalogModel, options
       const unloadable = await options.validate?.(model, ready);
       if (unloadable) throw new DownloadError(`${model.name}: ${model.archive.url} unpacked, but the model does not load: ${unloadable}`);
       const path = await place(modelsDir, model, ready);
-      return { ...installed(model, path, model.archive.url, verification), languages: languagesIn(model, path) };
+      return installed(model, path, model.archive.url, verification);
     });
   } finally {
     // The archive was complete (it passed the download checks), so there is nothing to resume.

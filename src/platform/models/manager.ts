@@ -39,7 +39,7 @@ export function partialPath(modelsDir: string, model: CatalogModel): string {
   return join(modelsDir, `.${model.name}.download`);
 }
 
-/** The languages the files in `dir` serve (every catalog language when the folder is not checked). */
+/** The catalog languages whose extra files are in `dir`. */
 export function languagesIn(model: CatalogModel, dir: string): string[] {
   return spokenLanguages(model, (path) => existsSync(join(dir, path)));
 }

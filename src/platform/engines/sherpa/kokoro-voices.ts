@@ -1,4 +1,3 @@
-import { KOKORO_LANGUAGE_FILES } from '../../models/catalog-entries.js';
 import type { Gender, VoiceInfo } from '../types.js';
 
 /**
@@ -39,13 +38,8 @@ const LANGUAGES: Record<string, KokoroLanguage> = {
   z: { tag: 'zh', label: 'Mandarin Chinese', espeak: 'cmn' },
 };
 
-/** Every language Kokoro can speak when the model folder has the files each one needs. */
-const KOKORO_LANGUAGES = Object.values(LANGUAGES).map((language) => language.tag);
-
-/** The languages a folder can speak: those whose extra files (KOKORO_LANGUAGE_FILES) are all present. */
-export function kokoroLanguages(hasFile: (path: string) => boolean): string[] {
-  return KOKORO_LANGUAGES.filter((tag) => (KOKORO_LANGUAGE_FILES[tag] ?? []).every(hasFile));
-}
+/** Every language Kokoro can speak when the model folder has the files each one needs (KOKORO_LANGUAGE_FILES). */
+export const KOKORO_LANGUAGES = Object.values(LANGUAGES).map((language) => language.tag);
 
 /** The espeak code for a BCP-47 tag among `spoken` (case-insensitive), or undefined. */
 export function espeakFor(tag: string, spoken: readonly string[]): string | undefined {

@@ -4,9 +4,10 @@ import { checkFile, checkKokoroVoices, checkOnnx, findFile, KOKORO_REQUIRED_META
 import type { EngineCapabilities, EngineDescriptor, SynthesisRequest, Synthesizer } from '../types.js';
 import { neuralCapabilities, neuralEngine } from './common.js';
 import { StyleTableSynthesizer } from './style-synthesizer.js';
-import { espeakFor, kokoroLanguages, KOKORO_VOICE_NAMES, kokoroVoice, type KokoroVoice } from './kokoro-voices.js';
+import { espeakFor, KOKORO_LANGUAGES, KOKORO_VOICE_NAMES, kokoroVoice, type KokoroVoice } from './kokoro-voices.js';
 import { espeakDataDir } from './espeak-data.js';
 import { KOKORO_LANGUAGE_FILES } from '../../models/catalog-entries.js';
+import { spokenLanguages } from '../../models/catalog.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 import { EngineError } from '../../errors.js';
 
@@ -44,7 +45,7 @@ async function validateKokoro(modelDir: string, options: KokoroOptions): Promise
   // Without espeak data sherpa cannot phonemize and, for a v1.0 model, exits.
   const espeakData = await espeakDataDir(modelDir, options.systemEspeakData);
   const present = await presentFiles(modelDir, ['lexicon-us-en.txt', ...Object.values(KOKORO_LANGUAGE_FILES).flat()]);
-  const languages = kokoroLanguages((path) => present.includes(path));
+  const languages = spokenLanguages({ languages: KOKORO_LANGUAGES, languageFiles: KOKORO_LANGUAGE_FILES }, (path) => present.includes(path));
   const lexicons = present.filter((path) => path.startsWith('lexicon-')).map((path) => join(modelDir, path));
   return { model, voices, tokens, shape, espeakData, languages, lexicons, voiceTable: voiceTable(model, shape, languages) };
 }

@@ -81,7 +81,7 @@ export async function startTimbre(options: { dataDir?: string; env?: Record<stri
 }
 
 /** Fails with every response the service sent that its OpenAPI document does not describe. */
-async function assertContractKept(dataDir: string): Promise<void> {
+export async function assertContractKept(dataDir: string): Promise<void> {
   const file = join(dataDir, 'contract-violations.jsonl');
   const text = await readFile(file, 'utf8').catch(() => '');
   if (!text) return;

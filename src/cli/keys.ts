@@ -1,7 +1,7 @@
 import type { Config } from '../platform/config.js';
 import { ApiError } from '../platform/errors.js';
 import { createServices } from '../app/services.js';
-import { publicView, isScope, type RateLimits, type Scope, type ApiKeyRecord } from '../features/access/index.js';
+import { publicView, isBudget, isScope, type RateLimits, type Scope, type ApiKeyRecord } from '../features/access/index.js';
 
 interface KeyOptions {
   name: string | undefined;
@@ -21,16 +21,16 @@ function parseScopes(raw: string | undefined): Scope[] | undefined {
   return scopes as Scope[];
 }
 
-/** `scope=N` pairs, as given to --rate-limit or to `keys limits`. */
+/** `budget=N` pairs (a scope, or task_reads), as given to --rate-limit or to `keys limits`. */
 function parseLimits(pairs: string[]): RateLimits {
   const limits: RateLimits = {};
   for (const pair of pairs) {
-    const [scope, raw] = pair.split('=');
+    const [budget, raw] = pair.split('=');
     const value = Number(raw);
-    if (!scope || !isScope(scope) || !Number.isInteger(value) || value < 1) {
-      throw new ApiError(400, 'invalid_request', `Expected scope=N with a known scope and a positive integer, got "${pair}"`);
+    if (!budget || !isBudget(budget) || !Number.isInteger(value) || value < 1) {
+      throw new ApiError(400, 'invalid_request', `Expected budget=N with a scope or task_reads and a positive integer, got "${pair}"`);
     }
-    limits[scope] = value;
+    limits[budget] = value;
   }
   return limits;
 }
@@ -43,7 +43,11 @@ function describe(record: ApiKeyRecord): string {
   return `${record.keyId}  ${record.prefix}…  ${record.name}  (${state})\n  scopes: ${record.scopes.join(', ')}\n  limits per minute: ${limits}`;
 }
 
-/** Local key management: the bootstrap path, since the desktop app's API tab is not part of this service. */
+/**
+ * Local key management: the bootstrap path, since the desktop app's API tab is not part of this
+ * service. The CLI acts as the owner of the data directory: it sees and manages every key, of
+ * every line; keys it creates are roots (no creator).
+ */
 export async function keysCommand(config: Config, args: string[], options: KeyOptions): Promise<number> {
   const services = createServices(config);
   const print = (text: string, json: unknown) => process.stdout.write(options.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
@@ -65,7 +69,7 @@ export async function keysCommand(config: Config, args: string[], options: KeyOp
         return 0;
       }
       case 'limits': {
-        if (!keyId || rest.length === 0) throw new ApiError(400, 'invalid_request', 'keys limits needs KEY_ID and scope=N pairs');
+        if (!keyId || rest.length === 0) throw new ApiError(400, 'invalid_request', 'keys limits needs KEY_ID and budget=N pairs (a scope, or task_reads)');
         const record = services.keys.update(keyId, { rateLimits: parseLimits(rest) });
         print(describe(record), publicView(record));
         return 0;

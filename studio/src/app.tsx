@@ -57,7 +57,8 @@ export function App() {
 
   useEffect(() => {
     whenSignedOut(() => setSession(null));
-    void api.GET('/api/session').then(({ data }) => setSession(data ?? null));
+    // Answered 200 either way ({"signed_in": false} without a session), so loading the sign-in page logs no error.
+    void api.GET('/api/session').then(({ data }) => setSession(data?.signed_in ? data : null));
   }, []);
   useEffect(() => {
     if (session) startEvents();

@@ -3,13 +3,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.js';
 import type { KeyService } from './service.js';
 import { SESSION_COOKIE, type SessionService } from './sessions.js';
-import type { Scope } from './scopes.js';
+import type { Budget, Scope } from './scopes.js';
 import type { ApiKeyRecord } from './repository.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The one scope a key needs for this route. */
     scope?: Scope;
+    /** The budget its requests count against when it is not the scope's own (reads of one's tasks: `task_reads`). */
+    budget?: Budget;
     /** Served without a key: the studio's page and assets, and signing in itself. */
     public?: true;
     /** Also accept the key as the `api_key` query parameter (WebSocket handshakes from browsers). */

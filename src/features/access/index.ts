@@ -2,7 +2,7 @@ export { callerOf, installAuth } from './auth.js';
 export { installRateLimits } from './rate-limit.js';
 export { ApiKeyRepository, type ApiKeyRecord } from './repository.js';
 export { ApiKeySchema, apiKeyRoutes } from './routes.js';
-export { ALL_SCOPES, isScope, SCOPE_DEFAULT_LIMITS, type RateLimits, type Scope } from './scopes.js';
+export { ALL_BUDGETS, BUDGET_DEFAULT_LIMITS, isBudget, isScope, type RateLimits, type Scope } from './scopes.js';
 export { KeyService, publicView } from './service.js';
 export { SessionRepository } from './session-repository.js';
 export { SessionSchema, sessionRoutes } from './session-routes.js';

@@ -12,26 +12,28 @@ function setHeaders(reply: FastifyReply, admission: Admission): void {
 }
 
 /**
- * Requests per minute, counted per key and per scope in a sliding 60-second window. A request
- * draws on its key's budget for the route's scope and on the budget of every key above it (the
- * key that created it through the API, and so on), so keys a key mints share its budget and
- * cannot multiply it. Authentication runs first (an app-level hook), so every counted request has
- * a key; unauthenticated ones are refused before they count.
+ * Requests per minute, counted per key and per budget in a sliding 60-second window. A request
+ * draws on its key's budget for the route (its scope's, unless the route names another budget)
+ * and on the same budget of every key above it (the key that created it through the API, and so
+ * on), so keys a key mints share its budget and cannot multiply it. Authentication runs first (an
+ * app-level hook), so every counted request has a key; unauthenticated ones are refused before
+ * they count.
  */
 export function installRateLimits(app: FastifyInstance, keys: KeyService): void {
   const limiter = new SlidingWindowLimiter(WINDOW_MS);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const scope = request.routeOptions.config.scope;
+    const { scope, budget = scope } = request.routeOptions.config;
     const key = request.apiKey;
-    if (!scope || !key) return;
-    const budgets = keys.budgetChain(key.keyId).map((link) => ({ id: `${link.keyId}:${scope}`, limit: link.rateLimits[scope] ?? 0 }));
+    if (!scope || !budget || !key) return;
+    const budgets = keys.budgetChain(key.keyId).map((link) => ({ id: `${link.keyId}:${budget}`, limit: link.rateLimits[budget] ?? 0 }));
     const admission = limiter.take(budgets, Date.now());
     setHeaders(reply, admission);
     if (admission.allowed) return;
     const retryAfter = Math.max(1, admission.resetSeconds);
     reply.header('retry-after', retryAfter);
-    throw new ApiError(429, 'rate_limited', `Rate limit of ${admission.limit} requests per minute reached for ${scope}`, {
+    throw new ApiError(429, 'rate_limited', `Rate limit of ${admission.limit} requests per minute reached for ${budget}`, {
       scope,
+      budget,
       limit: admission.limit,
       retry_after_seconds: retryAfter,
     });

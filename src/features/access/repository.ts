@@ -69,6 +69,21 @@ export class ApiKeyRepository {
     return rows.map(fromRow);
   }
 
+  /** The key and every live key below it (those it created, and theirs, through deleted ones too). */
+  listLine(keyId: string): ApiKeyRecord[] {
+    const rows = this.db
+      .prepare(
+        `WITH RECURSIVE line (key_id) AS (
+           SELECT key_id FROM api_keys WHERE key_id = ?
+           UNION ALL
+           SELECT k.key_id FROM api_keys k JOIN line ON k.created_by = line.key_id
+         )
+         SELECT api_keys.* FROM api_keys JOIN line USING (key_id) WHERE ${LIVE} ORDER BY created_at, key_id`,
+      )
+      .all(keyId) as ApiKeyRow[];
+    return rows.map(fromRow);
+  }
+
   findById(keyId: string): ApiKeyRecord | undefined {
     const row = this.db.prepare(`SELECT * FROM api_keys WHERE key_id = ? AND ${LIVE}`).get(keyId) as ApiKeyRow | undefined;
     return row && fromRow(row);

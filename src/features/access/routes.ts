@@ -48,6 +48,8 @@ const UpdateBodySchema = Type.Object(
 const KeyParamsSchema = Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 const config = { scope: 'system:read' } as const;
+/** A key outside the caller's line (itself and the keys below it) is answered as missing: other lines' ids stay unknown. */
+const NOT_IN_LINE = { 404: ['key_not_found'] };
 const tags = ['API keys'];
 
 export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = async (app, { keys }) => {
@@ -56,10 +58,11 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = asy
     schema: {
       operationId: 'listApiKeys',
       tags,
-      summary: 'List API keys (never their secrets)',
+      summary: 'List the calling key and the keys below it (never their secrets)',
+      description: 'A key sees its own line only: itself, the keys it created, and theirs. Keys of other lines, its creator included, are not listed.',
       response: withErrors({ 200: Type.Object({ keys: Type.Array(Type.Ref('ApiKey')) }) }),
     },
-    handler: async () => ({ keys: keys.list().map(present) }),
+    handler: async (request) => ({ keys: keys.list(callerOf(request)).map(present) }),
   });
 
   app.post('/api/api-keys', {
@@ -84,10 +87,10 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = asy
     schema: {
       operationId: 'updateApiKey',
       tags,
-      summary: 'Rename a key or change its rate limits',
+      summary: 'Rename the calling key or a key below it, or change its rate limits',
       params: KeyParamsSchema,
       body: UpdateBodySchema,
-      response: withErrors({ 200: Type.Ref('ApiKey') }, { 403: ['key_not_manageable', 'rate_limit_escalation'], 404: ['key_not_found'] }),
+      response: withErrors({ 200: Type.Ref('ApiKey') }, NOT_IN_LINE, { 403: ['rate_limit_escalation'] }),
     },
     handler: async (request) => {
       const { name, rate_limits: rateLimits } = request.body;
@@ -100,9 +103,9 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = asy
     schema: {
       operationId: 'revokeApiKey',
       tags,
-      summary: 'Revoke a key; it stays listed and is refused with key_revoked',
+      summary: 'Revoke the calling key or a key below it; it stays listed and is refused with key_revoked',
       params: KeyParamsSchema,
-      response: withErrors({ 200: Type.Ref('ApiKey') }, { 403: ['key_not_manageable'], 404: ['key_not_found'] }),
+      response: withErrors({ 200: Type.Ref('ApiKey') }, NOT_IN_LINE),
     },
     handler: async (request) => present(keys.revoke(request.params.key_id, callerOf(request))),
   });
@@ -112,9 +115,9 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = asy
     schema: {
       operationId: 'deleteApiKey',
       tags,
-      summary: 'Delete a key; it is gone and refused as invalid_api_key',
+      summary: 'Delete the calling key or a key below it; it is gone and refused as invalid_api_key',
       params: KeyParamsSchema,
-      response: withErrors({ 204: Type.Null() }, { 403: ['key_not_manageable'], 404: ['key_not_found'] }),
+      response: withErrors({ 204: Type.Null() }, NOT_IN_LINE),
     },
     handler: async (request, reply) => {
       keys.delete(request.params.key_id, callerOf(request));

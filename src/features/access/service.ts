@@ -3,7 +3,7 @@ import { ApiError } from '../../platform/errors.js';
 import type { Log } from '../../platform/log.js';
 import { bestEffort } from '../../platform/storage-full.js';
 import type { ApiKeyRecord, ApiKeyRepository, BudgetLink } from './repository.js';
-import { ALL_SCOPES, SCOPE_DEFAULT_LIMITS, type RateLimits, type Scope } from './scopes.js';
+import { ALL_SCOPES, BUDGET_DEFAULT_LIMITS, budgetsOf, type Budget, type RateLimits, type Scope } from './scopes.js';
 import type { EventBus } from '../../platform/events.js';
 
 export const KEY_PREFIX = 'tmb_';
@@ -58,7 +58,9 @@ export function isWellFormedKey(secret: string): boolean {
 
 /**
  * API keys: creation with non-escalation, authentication with constant-time comparison,
- * revocation and deletion. The caller is `undefined` for the local CLI, which acts as owner.
+ * revocation and deletion. A key sees and manages only its own line: itself and the keys below it
+ * (those it created, and theirs). The caller is `undefined` for the local CLI, which acts as the
+ * owner and sees every key.
  */
 export class KeyService {
   /** When this process last tried to write each key's `last_used_at`, written or not. */
@@ -107,18 +109,19 @@ export class KeyService {
     return { ...record, lastUsedAt: this.noteUse(record) };
   }
 
-  list(): ApiKeyRecord[] {
-    return this.keys.list();
+  /** Every key for the owner; for a key, its own line. */
+  list(caller?: ApiKeyRecord): ApiKeyRecord[] {
+    return caller ? this.keys.listLine(caller.keyId) : this.keys.list();
   }
 
   get(keyId: string): ApiKeyRecord {
     const record = this.keys.findById(keyId);
-    if (!record) throw new ApiError(404, 'key_not_found', `No API key ${keyId}`, { key_id: keyId });
+    if (!record) throw keyNotFound(keyId);
     return record;
   }
 
   update(keyId: string, changes: { name?: string; rateLimits?: RateLimits }, caller?: ApiKeyRecord): ApiKeyRecord {
-    const target = this.manageable(keyId, caller);
+    const target = this.inLine(keyId, caller);
     const rateLimits = changes.rateLimits && resolveLimits(target.scopes, { ...target.rateLimits, ...changes.rateLimits }, caller);
     this.keys.update(keyId, { name: changes.name, rateLimits });
     this.events.publish({ type: 'key.updated', data: { key_id: keyId }, audience: { internal: true } });
@@ -126,7 +129,7 @@ export class KeyService {
   }
 
   revoke(keyId: string, caller?: ApiKeyRecord): ApiKeyRecord {
-    this.manageable(keyId, caller);
+    this.inLine(keyId, caller);
     this.keys.markRevoked(keyId, now());
     this.events.publish({ type: 'key.revoked', data: { key_id: keyId }, audience: { internal: true } });
     return this.get(keyId);
@@ -134,7 +137,7 @@ export class KeyService {
 
   /** The key is refused from now on; keys it created keep sharing its budget (see ApiKeyRepository.delete). */
   delete(keyId: string, caller?: ApiKeyRecord): void {
-    this.manageable(keyId, caller);
+    this.inLine(keyId, caller);
     this.keys.delete(keyId, now());
     this.events.publish({ type: 'key.deleted', data: { key_id: keyId }, audience: { internal: true } });
   }
@@ -178,20 +181,20 @@ export class KeyService {
     return this.keys.findByPrefix(secret.slice(0, PREFIX_LENGTH)).find((candidate) => timingSafeEqual(Buffer.from(candidate.secretHash, 'hex'), presented));
   }
 
-  /** A key may manage only keys whose scopes it holds all of, so a narrow key cannot revoke a wider one. */
-  private manageable(keyId: string, caller?: ApiKeyRecord): ApiKeyRecord {
+  /**
+   * The key, when the caller may see and manage it: itself or a key below it. Any other is
+   * answered as missing, so a key learns nothing of other lines, not even which ids exist.
+   */
+  private inLine(keyId: string, caller?: ApiKeyRecord): ApiKeyRecord {
     const target = this.get(keyId);
-    if (caller && caller.keyId !== keyId) {
-      const missing = target.scopes.filter((scope) => !caller.scopes.includes(scope));
-      if (missing.length > 0) {
-        throw new ApiError(403, 'key_not_manageable', 'This key holds scopes the calling key does not; it cannot be changed by it', {
-          key_id: keyId,
-          missing_scopes: missing,
-        });
-      }
-    }
+    // A key's creators, up to the owner's key, are its budget chain.
+    if (caller && !this.keys.budgetChain(keyId).some((link) => link.keyId === caller.keyId)) throw keyNotFound(keyId);
     return target;
   }
+}
+
+function keyNotFound(keyId: string): ApiError {
+  return new ApiError(404, 'key_not_found', `No API key ${keyId}`, { key_id: keyId });
 }
 
 function assertScopesHeld(scopes: Scope[], caller: ApiKeyRecord): void {
@@ -202,21 +205,22 @@ function assertScopesHeld(scopes: Scope[], caller: ApiKeyRecord): void {
 }
 
 /**
- * The limit table for a key holding `scopes`: explicit limits where given, otherwise the default,
- * and never above the caller's own limit for that scope.
+ * The limit table for a key holding `scopes` (one per budget it has): explicit limits where given,
+ * otherwise the default, and never above the caller's own limit in that budget.
  */
 function resolveLimits(scopes: Scope[], requested: RateLimits, caller?: ApiKeyRecord): RateLimits {
-  const unknown = Object.keys(requested).filter((scope) => !scopes.includes(scope as Scope));
+  const budgets = budgetsOf(scopes);
+  const unknown = Object.keys(requested).filter((name) => !budgets.some((budget) => budget === name));
   if (unknown.length > 0) {
-    throw new ApiError(400, 'invalid_request', 'rate_limits names scopes the key does not hold', { scopes: unknown });
+    throw new ApiError(400, 'invalid_request', 'rate_limits names budgets the key does not have (task_reads comes with tts:generate)', { budgets: unknown });
   }
   const limits: RateLimits = {};
-  const excessive: { scope: Scope; requested: number; allowed: number }[] = [];
-  for (const scope of scopes) {
-    const ceiling = caller ? (caller.rateLimits[scope] ?? 0) : Number.POSITIVE_INFINITY;
-    const explicit = requested[scope];
-    if (explicit !== undefined && explicit > ceiling) excessive.push({ scope, requested: explicit, allowed: ceiling });
-    limits[scope] = explicit ?? Math.min(SCOPE_DEFAULT_LIMITS[scope], ceiling);
+  const excessive: { budget: Budget; requested: number; allowed: number }[] = [];
+  for (const budget of budgets) {
+    const ceiling = caller ? (caller.rateLimits[budget] ?? 0) : Number.POSITIVE_INFINITY;
+    const explicit = requested[budget];
+    if (explicit !== undefined && explicit > ceiling) excessive.push({ budget, requested: explicit, allowed: ceiling });
+    limits[budget] = explicit ?? Math.min(BUDGET_DEFAULT_LIMITS[budget], ceiling);
   }
   if (excessive.length > 0) {
     throw new ApiError(403, 'rate_limit_escalation', 'A key cannot grant a higher rate limit than its own', { limits: excessive });

@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/store/database.js';
+import { writeReturning, type Db } from '../../platform/store/database.js';
 
 /** A browser session or a sign-in link: the hash of its token, the key it acts as, when it ends. */
 export interface StoredToken {
@@ -19,10 +19,17 @@ const fromRow = (row: TokenRow): StoredToken => ({ tokenHash: row.token_hash, ke
 export class SessionRepository {
   constructor(private readonly db: Db) {}
 
-  insertSession(token: StoredToken, createdAt: string): void {
-    this.db
-      .prepare('INSERT INTO sessions (token_hash, key_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
-      .run(token.tokenHash, token.keyId, createdAt, token.expiresAt);
+  /** Adds a session and ends the oldest of its key's beyond the newest `keepPerKey`, together. */
+  insertSession(token: StoredToken, createdAt: string, keepPerKey: number): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare('INSERT INTO sessions (token_hash, key_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
+        .run(token.tokenHash, token.keyId, createdAt, token.expiresAt);
+      // rowid follows insertion, so it orders sessions opened within the same millisecond too.
+      this.db
+        .prepare('DELETE FROM sessions WHERE key_id = ? AND rowid NOT IN (SELECT rowid FROM sessions WHERE key_id = ? ORDER BY rowid DESC LIMIT ?)')
+        .run(token.keyId, token.keyId, keepPerKey);
+    })();
   }
 
   findSession(tokenHash: string): StoredToken | undefined {
@@ -40,8 +47,9 @@ export class SessionRepository {
 
   /** Removes the link as it is read, so it works once even when two requests race for it. */
   takeLink(tokenHash: string): StoredToken | undefined {
-    const row = this.db.prepare('DELETE FROM sign_in_links WHERE token_hash = ? RETURNING token_hash, key_id, expires_at').get(tokenHash) as
-      TokenRow | undefined;
+    const [row] = writeReturning(this.db.prepare('DELETE FROM sign_in_links WHERE token_hash = ? RETURNING token_hash, key_id, expires_at'), tokenHash) as (
+      TokenRow | undefined
+    )[];
     return row && fromRow(row);
   }
 

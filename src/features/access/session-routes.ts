@@ -3,20 +3,27 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
 import { TimestampSchema } from '../../platform/http/schemas.js';
-import { withErrors } from '../../platform/http/responses.js';
+import { errorResponse, withErrors, withHeaders } from '../../platform/http/responses.js';
 import { assertSameOrigin } from './auth.js';
 import { ScopeSchema } from './schemas.js';
 import { SESSION_COOKIE, type SessionService } from './sessions.js';
 import type { ApiKeyRecord } from './repository.js';
+import { SignInThrottled } from './sign-in-throttle.js';
 
 export const SessionSchema = Type.Object(
   {
+    signed_in: Type.Literal(true),
     key_id: Type.String({ description: 'The key the session acts as; revoking it ends the session' }),
     name: Type.String({ description: 'That key’s name' }),
     scopes: Type.Array(ScopeSchema),
     expires_at: TimestampSchema,
   },
   { $id: 'Session', description: 'A studio session: the key it acts as and when it ends' },
+);
+
+const SignedOutSchema = Type.Object(
+  { signed_in: Type.Literal(false) },
+  { description: 'No live session: no cookie, or its session ended (expired, signed out, replaced, or its key revoked or deleted)' },
 );
 
 const SignInSchema = Type.Union(
@@ -33,10 +40,31 @@ const SignInSchema = Type.Union(
 const config = { public: true } as const;
 const tags = ['Studio sessions'];
 
-const view = (key: ApiKeyRecord, expiresAt: string) => ({ key_id: key.keyId, name: key.name, scopes: key.scopes, expires_at: expiresAt });
+const view = (key: ApiKeyRecord, expiresAt: string) => ({
+  signed_in: true as const,
+  key_id: key.keyId,
+  name: key.name,
+  scopes: key.scopes,
+  expires_at: expiresAt,
+});
+
+/** Sign-in is public, so no key budget covers it: its own refusal declares the Retry-After it sends. */
+const THROTTLED = withHeaders(errorResponse(429, ['sign_in_throttled']), {
+  'Retry-After': { type: 'integer', description: 'Seconds until this address may try to sign in again' },
+});
 
 function clearCookie(reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict' });
+}
+
+/** Runs a sign-in; a refusal for too many failures carries its wait as Retry-After. */
+function throttled<T>(reply: FastifyReply, signIn: () => T): T {
+  try {
+    return signIn();
+  } catch (error) {
+    if (error instanceof SignInThrottled) reply.header('retry-after', error.retryAfterSeconds);
+    throw error;
+  }
 }
 
 /**
@@ -55,12 +83,15 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService
         'SameSite=Strict). Needs no key header. Requests the cookie signs that change something, and /ws, must carry the studio’s own Origin.',
       security: [],
       body: SignInSchema,
-      response: withErrors({ 201: Type.Ref('Session') }, { 401: ['session_expired', 'sign_in_link_invalid'], 403: ['cross_site_request'] }),
+      response: {
+        ...withErrors({ 201: Type.Ref('Session') }, { 401: ['session_expired', 'sign_in_link_invalid'], 403: ['cross_site_request'] }),
+        429: THROTTLED,
+      },
     },
     handler: async (request, reply) => {
       // A page of another site must not sign the browser in under a key of its choosing.
       if (request.headers.origin !== undefined) assertSameOrigin(request);
-      const opened = sessions.open(request.body);
+      const opened = throttled(reply, () => sessions.open(request.body, request.ip));
       reply.setCookie(SESSION_COOKIE, opened.token, { path: '/', httpOnly: true, sameSite: 'strict', maxAge: sessionHours * 3600 });
       return reply.code(201).send(view(opened.key, opened.expiresAt));
     },
@@ -71,15 +102,23 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService
     schema: {
       operationId: 'getSession',
       tags,
-      summary: 'The current studio session',
+      summary: 'The current studio session, or signed_in false',
+      description:
+        'Answers 200 either way, so a page can ask on load without an error status: the session, or {"signed_in": false} (a cookie of a session that has ended is cleared).',
       security: [],
-      response: withErrors({ 200: Type.Ref('Session') }, { 401: ['session_expired'] }),
+      response: withErrors({ 200: Type.Union([Type.Ref('Session'), SignedOutSchema]) }),
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const token = request.cookies[SESSION_COOKIE];
-      if (!token) throw new ApiError(401, 'session_expired', 'Not signed in to the studio');
-      const { key, expiresAt } = sessions.authenticate(token);
-      return view(key, expiresAt);
+      if (!token) return { signed_in: false as const };
+      try {
+        const { key, expiresAt } = sessions.authenticate(token);
+        return view(key, expiresAt);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.statusCode !== 401) throw error;
+        clearCookie(reply);
+        return { signed_in: false as const };
+      }
     },
   });
 

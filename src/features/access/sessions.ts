@@ -3,6 +3,7 @@ import { ApiError } from '../../platform/errors.js';
 import type { ApiKeyRecord } from './repository.js';
 import type { KeyService } from './service.js';
 import type { SessionRepository } from './session-repository.js';
+import { SignInThrottle } from './sign-in-throttle.js';
 
 /** The cookie that carries a studio session: HttpOnly, SameSite=Strict, never readable by scripts. */
 export const SESSION_COOKIE = 'timbre_session';
@@ -14,6 +15,10 @@ export interface SessionLimits {
   sessionHours: number;
   /** How long a link printed by `timbre studio` may be used (once). */
   signInLinkMinutes: number;
+  /** Live sessions one key may have; opening one more ends its oldest. */
+  sessionsPerKey: number;
+  /** Failed sign-ins one client address may make in any minute; then every attempt from it waits. */
+  signInFailuresPerMinute: number;
 }
 
 export interface OpenedSession {
@@ -32,19 +37,28 @@ const inFuture = (ms: number) => new Date(Date.now() + ms).toISOString();
  * revoking or deleting the key ends every session of the key at its next request.
  */
 export class SessionService {
+  private readonly signIns: SignInThrottle;
+
   constructor(
     private readonly sessions: SessionRepository,
     private readonly keys: KeyService,
     private readonly limits: SessionLimits,
-  ) {}
+  ) {
+    this.signIns = new SignInThrottle(limits.signInFailuresPerMinute);
+  }
 
-  /** Signs in with a key, or with a one-time link token. */
-  open(credentials: { api_key: string } | { sign_in_token: string }): OpenedSession {
-    const key = 'api_key' in credentials ? this.keys.authenticate(credentials.api_key) : this.redeem(credentials.sign_in_token);
+  /**
+   * Signs in with a key, or with a one-time link token, from a client address (failed attempts
+   * are limited per address). A key keeps at most `sessionsPerKey` sessions: the oldest ends.
+   */
+  open(credentials: { api_key: string } | { sign_in_token: string }, address: string): OpenedSession {
+    const key = this.signIns.attempt(address, () =>
+      'api_key' in credentials ? this.keys.authenticate(credentials.api_key) : this.redeem(credentials.sign_in_token),
+    );
     const token = newToken();
     const expiresAt = inFuture(this.limits.sessionHours * 3_600_000);
     this.sessions.deleteExpired(new Date().toISOString());
-    this.sessions.insertSession({ tokenHash: hashToken(token), keyId: key.keyId, expiresAt }, new Date().toISOString());
+    this.sessions.insertSession({ tokenHash: hashToken(token), keyId: key.keyId, expiresAt }, new Date().toISOString(), this.limits.sessionsPerKey);
     return { token, key, expiresAt };
   }
 

@@ -60,7 +60,17 @@ export class SlidingWindowLimiter {
 
   constructor(private readonly windowMs: number) {}
 
+  /** Counts the request in every budget if all have room; says what the tightest budget has left. */
   take(budgets: readonly Budget[], now: number): Admission {
+    return this.admit(budgets, now, true);
+  }
+
+  /** What `take` would answer, counting nothing. */
+  peek(budgets: readonly Budget[], now: number): Admission {
+    return this.admit(budgets, now, false);
+  }
+
+  private admit(budgets: readonly Budget[], now: number, count: boolean): Admission {
     this.sweep(now);
     const logs = budgets.map((budget) => {
       const log = this.logs.get(budget.id) ?? new Log();
@@ -69,7 +79,7 @@ export class SlidingWindowLimiter {
       return { budget, log };
     });
     const allowed = logs.every(({ budget, log }) => log.size < budget.limit);
-    if (allowed) for (const { log } of logs) log.add(now);
+    if (allowed && count) for (const { log } of logs) log.add(now);
     // The binding budget: least room left; on a tie, the one that frees a slot last.
     const states = logs.map(({ budget, log }) => {
       const remaining = Math.max(0, budget.limit - log.size);

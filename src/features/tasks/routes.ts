@@ -48,7 +48,8 @@ const SubtitlesResponse = {
 };
 const TASK_MEDIA = [...AUDIO_MEDIA_TYPES, 'video/mp4'];
 const NOT_FOUND = { 404: ['task_not_found'] };
-const config = { scope: 'tts:generate' } as const;
+/** Reads of one's own tasks need tts:generate but count against their own budget, so polling spends no generations. */
+const config = { scope: 'tts:generate', budget: 'task_reads' } as const;
 const tags = ['Text to speech'];
 
 export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = async (app, { tasks }) => {

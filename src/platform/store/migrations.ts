@@ -210,4 +210,13 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 9,
+    name: 'keys holding tts:generate get the task_reads budget (reads of their own tasks) at its default',
+    sql: `
+      UPDATE api_keys SET rate_limits = json_set(rate_limits, '$.task_reads', 300)
+      WHERE json_extract(rate_limits, '$.task_reads') IS NULL
+        AND EXISTS (SELECT 1 FROM json_each(api_keys.scopes) WHERE value = 'tts:generate');
+    `,
+  },
 ];

@@ -19,6 +19,25 @@ describe('timbre CLI and bootstrap key', () => {
     try {
       assert.equal((await request(server.url, 'GET', '/api/system/gpu', { key })).status, 200);
       assert.equal((await request(server.url, 'GET', '/ws', { key })).body.error.code, 'insufficient_scope');
+
+      // Keys are roots of their own lines over HTTP; the CLI, the owner's, sees and manages them all.
+      const other = await createKeyWithCli(dataDir, 'other root');
+      const minted = await request(server.url, 'POST', '/api/api-keys', { key: other.key, json: { name: 'minted' } });
+      assert.equal(minted.status, 201);
+      const seen = await request(server.url, 'GET', '/api/api-keys', { key });
+      assert.deepEqual(
+        seen.body.keys.map((entry: { name: string }) => entry.name),
+        ['desk'],
+      );
+      const all = JSON.parse((await cli(['keys', 'list', '--data-dir', dataDir, '--json'])).stdout);
+      assert.deepEqual(
+        all.map((entry: { name: string }) => entry.name),
+        ['desk', 'other root', 'minted'],
+      );
+      const limited = await cli(['keys', 'limits', minted.body.key_id, 'task_reads=5', '--data-dir', dataDir, '--json']);
+      assert.equal(JSON.parse(limited.stdout).rate_limits.task_reads, 5, limited.stderr);
+      assert.equal((await cli(['keys', 'revoke', minted.body.key_id, '--data-dir', dataDir])).code, 0);
+      assert.equal((await request(server.url, 'GET', '/api/system/gpu', { key: minted.body.key })).body.error.code, 'key_revoked');
     } finally {
       await server.stop();
       await removeDir(dataDir);

@@ -91,6 +91,21 @@ describe('Speak screen', () => {
     await page.locator('table.speak-recent [data-status="completed"]').first().waitFor();
   });
 
+  test('without a voice in the link, the clearest voice of the browser’s language is chosen: RHVoice for English', async () => {
+    const page = await studio.open('speak');
+    await page.waitForFunction(() => (document.querySelector<HTMLSelectElement>('#speak-voice')?.value ?? '') !== '', undefined, { timeout: 15_000 });
+    assert.equal(await page.evaluate(() => navigator.language), 'en-US');
+    const chosen = await page.getByLabel('Voice', { exact: true }).inputValue();
+    assert.match(chosen, /^rhvoice:/, `${chosen}: not eSpeak, nor any voice less clear than RHVoice`);
+    assert.match(await page.getByLabel('Language of the text').inputValue(), /^en/);
+    // The voice list is in the service's order, clearest first: the chosen voice heads its language's group.
+    const headsItsGroup = await page.evaluate(() => {
+      const option = document.querySelector<HTMLSelectElement>('#speak-voice')?.selectedOptions[0];
+      return option?.parentElement?.tagName === 'OPTGROUP' && option.parentElement.firstElementChild === option;
+    });
+    assert.equal(headsItsGroup, true);
+  });
+
   test('shows the service’s message when the text is over the limit', async () => {
     const page = await studio.open(speakWith());
     await waitForVoice(page, voiceId);

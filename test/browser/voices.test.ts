@@ -63,6 +63,7 @@ describe('Voices screen', () => {
     await page.getByRole('listitem', { name: pico.name, exact: true }).waitFor();
     await page.getByRole('listitem', { name: rhvoice.name, exact: true }).waitFor();
     assert.equal((await shownIds(page)).length, all.length, 'every voice is listed');
+    assert.match((await shownIds(page))[0] ?? '', /^rhvoice:/, 'the clearest voices come first, not eSpeak NG');
     const speakLink = page.getByRole('listitem', { name: pico.name, exact: true }).getByRole('link', { name: 'Speak with this voice' });
     assert.equal(await speakLink.getAttribute('href'), '#/speak?voice=pico%3Aen-US');
 

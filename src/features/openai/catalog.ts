@@ -3,7 +3,8 @@
  * OpenAI voice name speaks with, and what language a text is spoken in. Pure functions over the
  * voices the library lists, so the mapping is deterministic and testable without engines.
  */
-import { detectLanguage } from '../../platform/text/detect-language.js';
+import { ENGINES_BY_CLARITY } from '../../platform/speech/clarity.js';
+import { preferredLanguage } from '../../platform/text/detect-language.js';
 
 export type Gender = 'female' | 'male';
 
@@ -18,13 +19,11 @@ export interface CatalogVoice {
 }
 
 /**
- * Synthesizers OpenAI's model ids resolve to, best first: the neural engines when installed, then
- * the clearest built-in (RHVoice: word error rates of 0–0.05 where Pico measures 0.23, see
- * docs/cloning.md), Pico, Flite's and Festival's voices, Open JTalk for Japanese, then eSpeak NG,
- * which speaks the most languages least naturally. Pocket TTS and ZipVoice speak only with a
- * reference recording, that is as a clone, so they are reached through a clone's voice id.
+ * Synthesizers OpenAI's model ids resolve to, clearest first (see clarity.ts). Pocket TTS and
+ * ZipVoice speak only with a reference recording, that is as a clone, so they are reached through
+ * a clone's voice id.
  */
-export const SPEECH_ENGINES = ['kokoro', 'kitten', 'vits', 'rhvoice', 'pico', 'flite', 'festival', 'openjtalk', 'espeak'] as const;
+export const SPEECH_ENGINES = ENGINES_BY_CLARITY;
 export const SPEECH_MODELS = ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts'] as const;
 /** Transcription model ids; each resolves to the best installed recognizer for the language. */
 export const TRANSCRIPTION_MODELS = ['whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe'] as const;
@@ -85,20 +84,16 @@ function speaks(voice: CatalogVoice, language: string): boolean {
   return [voice.language, ...voice.languages].some((tag) => primary(tag) === wanted);
 }
 
-/** The voice's own tag for a language it speaks (`en` → `en-GB` for a British voice), else the language as given. */
-export function languageTagFor(voice: CatalogVoice, language: string): string {
-  return [voice.language, ...voice.languages].find((tag) => primary(tag) === primary(language)) ?? language;
-}
-
 /**
- * The language to speak `input` in, among `languages` (the voices' languages): detected when the
- * text says so reliably, else `preferred` when offered, else the first offered (primary subtags).
+ * The language to speak `input` in, among `languages` (the voices' languages): `preferred` when
+ * offered (else the first offered), unless the text is confidently in another of them (see
+ * `preferredLanguage`: a few words never are). Primary subtags.
  */
 export function speechLanguage(input: string, languages: readonly string[], preferred: string): string {
   const offered = [...new Set(languages.map(primary))];
   const fallback = offered.includes(primary(preferred)) ? primary(preferred) : (offered[0] ?? primary(preferred));
   if (offered.length <= 1 || input.trim() === '') return fallback;
-  return detectLanguage(input, { candidates: offered, fallback }).language;
+  return preferredLanguage(input, { preferred: fallback, candidates: offered });
 }
 
 /** Licenses that forbid commercial use (RHVoice's evgeniy-eng and lyubov, MBROLA's databases). */

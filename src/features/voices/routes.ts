@@ -19,6 +19,13 @@ const ListQuerySchema = Type.Object(
     favorite: Type.Optional(Type.Boolean()),
     category: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Category id or name' })),
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Searches name, description and tags, case-insensitively' })),
+    sort: Type.Optional(
+      Type.Union([Type.Literal('quality'), Type.Literal('name')], {
+        default: 'quality',
+        description:
+          '`quality`: the clearest engines first (kokoro, kitten, vits, rhvoice, pico, flite, festival, openjtalk, espeak, then the rest), by name within an engine; `name`: by name',
+      }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: DEFAULT_LIMIT })),
     offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
   },

@@ -3,9 +3,8 @@ import type { EngineClient } from '../../platform/engines/host/calls.js';
 import { engineDescriptors } from '../../platform/engines/registry.js';
 import type { VoiceInfo } from '../../platform/engines/types.js';
 import { ApiError } from '../../platform/errors.js';
-import type { Log } from '../../platform/log.js';
-import { bestEffort } from '../../platform/storage-full.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
+import type { KeptChannel, KeptWrites } from '../../platform/store/kept-writes.js';
 import type { CategoryRecord, CategoryRepository } from './category-repository.js';
 import { type VoiceFilter, type VoiceRecord, type VoiceRepository, type VoiceSampleRecord } from './voice-repository.js';
 import { VoiceArchive, voiceNotFound } from './archive.js';
@@ -16,8 +15,17 @@ import { newId } from '../../platform/util/ids.js';
 /** A voice with its samples, as the service hands it out. */
 export type VoiceDetails = VoiceRecord & { samples: VoiceSampleRecord[] };
 
-/** What the engines offer now; `failedEngines` could not be asked, so their presets are left as they were. */
-export type PresetSource = () => Promise<{ voices: VoiceInfo[]; failedEngines: string[] }>;
+/** What the engines offer; `failedEngines` could not be asked, so their presets are left as they were. */
+interface PresetListing {
+  voices: VoiceInfo[];
+  failedEngines: string[];
+}
+
+/** What the engines offer now. */
+export type PresetSource = () => Promise<PresetListing>;
+
+/** The key of the engines' listing among the writes kept while the disk is full (there is one listing). */
+const LISTING = 'listing';
 
 export interface VoiceChanges {
   name?: string;
@@ -37,8 +45,9 @@ export interface VoiceServiceOptions {
   audio: Pick<AudioStore, 'remove'>;
   /** The engines are asked again for their voices at most this often. */
   refreshMs: number;
-  log: Log;
   archiveLimits: ArchiveLimits;
+  /** Where the engines' listing waits while the disk is full, until its rows are written. */
+  kept: KeptWrites;
 }
 
 /** Fields an engine owns on a preset; the user may change only favorite, category and tags. */
@@ -138,9 +147,15 @@ export class VoiceService {
   readonly archive: VoiceArchive;
   private refreshedAt = Number.NEGATIVE_INFINITY;
   private refreshing: Promise<void> | undefined;
+  /** The engines' listing, written as preset rows; kept in memory (and listed from there) while the disk is full. */
+  private readonly presetRows: KeptChannel<PresetListing>;
 
   constructor(private readonly options: VoiceServiceOptions) {
     this.archive = new VoiceArchive(options.voices, options.dataDir, options.archiveLimits, () => this.presetsReady());
+    this.presetRows = options.kept.channel('preset voices', {
+      write: (_, listing) => this.syncPresets(listing.voices, listing.failedEngines),
+      merge: (_, newer) => newer,
+    });
   }
 
   /** Mirrors the engines' voices: new ones appear, known ones are updated, missing ones become unavailable (never deleted, so favorites survive). */
@@ -162,9 +177,9 @@ export class VoiceService {
   refreshPresets(): Promise<void> {
     this.refreshing ??= this.options
       .presets()
-      .then(({ voices, failedEngines }) => {
-        // A listing must not fail because the mirror cannot be written (a full disk): it shows the presets last stored.
-        bestEffort(this.options.log, 'preset voices', () => this.syncPresets(voices, failedEngines));
+      .then((listing) => {
+        // A full disk keeps the listing in memory: voices are listed from it and its rows written once there is room.
+        this.presetRows.write(LISTING, listing);
         this.refreshedAt = Date.now();
       })
       .finally(() => (this.refreshing = undefined));
@@ -173,13 +188,13 @@ export class VoiceService {
 
   async list(filter: VoiceFilter): Promise<{ voices: VoiceDetails[]; total: number }> {
     await this.presetsReady();
-    const { voices, total } = this.options.voices.list(filter);
+    const { voices, total } = this.options.voices.list(filter, this.unwrittenPresets());
     return { voices: this.withSamples(voices), total };
   }
 
   async get(id: string): Promise<VoiceDetails> {
     await this.presetsReady();
-    const voice = this.options.voices.findById(id);
+    const voice = this.options.voices.findById(id, this.unwrittenPresets());
     if (!voice) throw voiceNotFound(id);
     return this.withSamples([voice])[0]!;
   }
@@ -197,6 +212,7 @@ export class VoiceService {
     }
     const categoryId = changes.category === undefined || changes.category === null ? changes.category : this.categoryNamed(changes.category).id;
     const tags = changes.tags && [...new Set(changes.tags)];
+    this.presetRows.writeKept(LISTING);
     this.options.voices.updateMetadata(id, { name: changes.name, description: changes.description, categoryId, tags, favorite: changes.favorite }, now());
     return this.get(id);
   }
@@ -215,6 +231,8 @@ export class VoiceService {
 
   async toggleFavorite(id: string): Promise<{ voice_id: string; favorite: boolean }> {
     await this.presetsReady();
+    // A preset listed from memory gets its row first; on a full disk that is the 507.
+    this.presetRows.writeKept(LISTING);
     const favorite = this.options.voices.toggleFavorite(id, now());
     if (favorite === undefined) throw voiceNotFound(id);
     return { voice_id: id, favorite };
@@ -261,6 +279,14 @@ export class VoiceService {
     if (this.refreshedAt === Number.NEGATIVE_INFINITY) await refresh;
     // A failed background refresh keeps the presets last seen; the next list tries again.
     else refresh.catch(() => undefined);
+  }
+
+  /** Presets of the listing kept in memory (a full disk), for reads to show while their rows are missing. */
+  private unwrittenPresets(): VoiceRecord[] {
+    const listing = this.presetRows.kept(LISTING);
+    if (!listing) return [];
+    const at = now();
+    return listing.voices.map((info) => presetRecord(info, at));
   }
 
   private withSamples(voices: VoiceRecord[]): VoiceDetails[] {

@@ -64,6 +64,79 @@ export function detectLanguage(text: string, options: DetectOptions = {}): Detec
   return { language, confidence: language === scored?.language ? scored.confidence : 0, reliable: false };
 }
 
+export interface PreferredOptions {
+  /** The language expected (the voice's own, or English for OpenAI's voice names). */
+  preferred: string;
+  /** The languages another answer may be (BCP 47, e.g. the languages the voices speak); any when empty. */
+  candidates: readonly string[];
+}
+
+// Leaving the expected language takes more than the detector's best guess: a few words are a guess
+// whatever it says ("Hello from Timbre." scores Italian 0.66, Spanish 0.61, English 0.58). Measured
+// on the texts of test/unit/platform/text/detect-language.test.ts: everyday sentences of 20 letters
+// and more in other languages score at least 0.76 and lead English by at least 0.16; English naming
+// foreign people, places and dishes, once the names inside sentences are set aside, gives no other
+// language both. (A text of names alone, "Mario Rossi, Luca Bianchi", is judged whole: Italian.)
+/** Letters a text needs before its language may differ from the expected one (same script). */
+export const SWITCH_MIN_LETTERS = 20;
+/** The detector's score the other language needs. */
+const SWITCH_MIN_SCORE = 0.7;
+/** How far the other language's score must lead the expected language's. */
+const SWITCH_MIN_LEAD = 0.15;
+// Below this many letters without the names, the names are the text ("Mario Rossi, Luca Bianchi").
+const MIN_LETTERS_WITHOUT_NAMES = 8;
+// A capitalised word that does not start a sentence: a name, most likely ("Anna and Marco").
+const NAME_INSIDE_SENTENCE = /(?<=[\p{L}\p{N},;:]\s+)\p{Lu}[\p{L}\p{M}'’-]*/gu;
+// Scripts of the writing-system codes CLDR gives CJK languages (`ja` → Jpan), which are not scripts.
+const SCRIPTS_OF: Readonly<Record<string, string[]>> = { Jpan: ['Hani', 'Hira', 'Kana'], Kore: ['Hang', 'Hani'], Hans: ['Hani'], Hant: ['Hani'] };
+
+/**
+ * The language to speak `text` in when one is expected: `preferred`, unless the text is
+ * confidently in another of `candidates`. Confident means written mostly in a script the
+ * preferred language is not written in (Cyrillic, Greek, kana, Hangul, …: then the best language
+ * of that script), or at least SWITCH_MIN_LETTERS letters whose language, with the names inside
+ * sentences set aside, scores SWITCH_MIN_SCORE and leads the preferred one by SWITCH_MIN_LEAD.
+ * Answers a primary subtag.
+ */
+export function preferredLanguage(text: string, options: PreferredOptions): string {
+  const preferred = primary(options.preferred);
+  const allowed = options.candidates.length > 0 ? options.candidates.map(primary) : undefined;
+  const isAllowed = (language: string) => language !== preferred && (!allowed || allowed.includes(language));
+  const cleaned = text.normalize('NFC');
+  const letters = count(cleaned, LETTER);
+  if (letters === 0) return preferred;
+  const inScript = (language: string) => count(cleaned, scriptPattern(language) ?? LETTER) * 2 >= letters;
+  if (isMostlyCjk(cleaned)) return byScript(cleaned, isAllowed)?.language ?? preferred;
+  if (!inScript(preferred)) {
+    const written = (language: string) => isAllowed(language) && inScript(language);
+    return byDetector(cleaned, written)?.language ?? allowed?.find(written) ?? preferred;
+  }
+  if (letters < SWITCH_MIN_LETTERS) return preferred;
+  const withoutNames = cleaned.replace(NAME_INSIDE_SENTENCE, ' ');
+  const evidence = count(withoutNames, LETTER) >= MIN_LETTERS_WITHOUT_NAMES ? withoutNames : cleaned;
+  const scores = eld.detect(evidence).getScores();
+  const [best, score] = Object.entries(scores)
+    .filter(([language]) => isAllowed(language))
+    .reduce<[string, number]>((top, entry) => (entry[1] > top[1] ? entry : top), [preferred, 0]);
+  return score >= SWITCH_MIN_SCORE && score - (scores[preferred] ?? 0) >= SWITCH_MIN_LEAD ? best : preferred;
+}
+
+/** Letters of the script a language is written in (CLDR's likely script); undefined when unknown. */
+function scriptPattern(language: string): RegExp | undefined {
+  let script: string | undefined;
+  try {
+    script = new Intl.Locale(language).maximize().script;
+  } catch {
+    return undefined;
+  }
+  if (!script) return undefined;
+  try {
+    return new RegExp(`[${(SCRIPTS_OF[script] ?? [script]).map((name) => `\\p{Script=${name}}`).join('')}]`, 'gu');
+  } catch {
+    return undefined;
+  }
+}
+
 /** At least half the letters are CJK: mostly Latin text quoting a name ("I flew to 東京") is not. */
 function isMostlyCjk(text: string): boolean {
   const letters = count(text, LETTER);

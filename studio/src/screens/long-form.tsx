@@ -28,7 +28,7 @@ export function LongFormScreen({ params }: { params: URLSearchParams }) {
   }, [taskId]);
   useEffect(() => {
     void loading.run(async () => {
-      const answer = await ok(api.GET('/api/voices', { params: { query: { limit: 500 } } }));
+      const answer = await ok(api.GET('/api/voices', { params: { query: { sort: 'quality', limit: 500 } } }));
       setVoices(answer.voices.filter((voice) => voice.available));
     });
   }, []);

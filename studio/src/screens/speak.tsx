@@ -17,13 +17,14 @@ const PAGE = 500;
 async function loadVoices(): Promise<Voice[]> {
   const voices: Voice[] = [];
   for (let offset = 0; ; offset += PAGE) {
-    const page = await ok(api.GET('/api/voices', { params: { query: { limit: PAGE, offset } } }));
+    // Clearest first: the service's order is the one to choose a voice by.
+    const page = await ok(api.GET('/api/voices', { params: { query: { sort: 'quality', limit: PAGE, offset } } }));
     voices.push(...page.voices);
     if (voices.length >= page.total || page.voices.length === 0) return voices;
   }
 }
 
-/** The voice to start with when no link names one: one that speaks the browser's language. */
+/** The voice to start with when no link names one: the clearest (the list's first) that speaks the browser's language. */
 function firstChoice(voices: readonly Voice[]): Voice | undefined {
   const usable = voices.filter((voice) => voice.available);
   const browser = primaryOf(navigator.language || 'en');

@@ -65,7 +65,7 @@ export function useGeneration(audio: { current: HTMLAudioElement | null }) {
         voiceId: voice.id,
         voiceName: voice.name,
         text: body.text,
-        language: body.language,
+        language: body.language ?? voice.language,
         format,
         status: 'running',
         duration: null,

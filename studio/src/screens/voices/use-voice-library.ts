@@ -22,7 +22,7 @@ type VoiceQuery = NonNullable<operations['listVoices']['parameters']['query']>;
 async function fetchVoices(query: VoiceQuery): Promise<Voice[]> {
   const voices: Voice[] = [];
   for (;;) {
-    const page = await ok(api.GET('/api/voices', { params: { query: { ...query, limit: 500, offset: voices.length } } }));
+    const page = await ok(api.GET('/api/voices', { params: { query: { sort: 'quality', ...query, limit: 500, offset: voices.length } } }));
     voices.push(...page.voices);
     if (page.voices.length === 0 || voices.length >= page.total) return voices;
   }

@@ -83,6 +83,22 @@ describe('voice library over HTTP', () => {
     assert.deepEqual(invalid.body.error.details.fields.map((field: { field: string }) => field.field).sort(), ['querystring.color', 'querystring.limit']);
   });
 
+  test('the list comes clearest engine first (RHVoice, then Pico, …, eSpeak NG last); sort=name orders by name', async () => {
+    const english = (await call('GET', '/api/voices?type=preset&language=en&limit=500')).body.voices as { id: string; engine: string; name: string }[];
+    const engines = [...new Set(english.map((voice) => voice.engine))];
+    assert.deepEqual(
+      engines.filter((engine) => ['rhvoice', 'pico', 'flite', 'festival', 'espeak'].includes(engine)),
+      ['rhvoice', 'pico', 'flite', 'festival', 'espeak'],
+    );
+    assert.equal(english[0]!.engine, 'rhvoice', 'the first English voice is the clearest');
+    const rhvoice = english.filter((voice) => voice.engine === 'rhvoice').map((voice) => voice.name.toLowerCase());
+    assert.deepEqual(rhvoice, [...rhvoice].sort(), 'by name within an engine');
+    const byName = (await call('GET', '/api/voices?type=preset&language=en&limit=500&sort=name')).body.voices as { name: string }[];
+    const names = byName.map((voice) => voice.name.toLowerCase());
+    assert.deepEqual(names, [...names].sort());
+    assert.notEqual(byName[0]!.name, english[0]!.name);
+  });
+
   test('an unknown voice is 404 voice_not_found', async () => {
     for (const method of ['GET', 'DELETE']) {
       const response = await call(method, voicePath('espeak:nope'));

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   englishLanguageName,
-  languageTagFor,
   mapOpenAiVoice,
   OPENAI_VOICE_NAMES,
   recognizerFor,
@@ -11,6 +10,7 @@ import {
   speechModelIds,
   type CatalogVoice,
 } from '../../../../src/features/openai/catalog.js';
+import { languageTagFor } from '../../../../src/platform/speech/speech.js';
 
 const voice = (id: string, language: string, gender: CatalogVoice['gender'], license: string | null = null): CatalogVoice => ({
   id,
@@ -146,6 +146,13 @@ describe('the language of the input', () => {
     assert.equal(speechLanguage('Good morning, how are you today? The weather is lovely.', languages, 'en'), 'en');
     assert.equal(speechLanguage('Hi', languages, 'en'), 'en');
     assert.equal(speechLanguage('Good morning, how are you today?', ['de'], 'en'), 'de');
+  });
+
+  test('a few words stay in the preferred language, whatever the detector guesses', () => {
+    // eld scores this Italian 0.66, Spanish 0.61, English 0.58: it used to be spoken by pico:it-IT.
+    assert.equal(speechLanguage('Hello from Timbre.', languages, 'en'), 'en');
+    assert.equal(speechLanguage('Ciao Bella Pizzeria opens at 9', languages, 'en'), 'en');
+    assert.equal(speechLanguage('Ciao!', languages, 'de'), 'de');
   });
 
   test('spoken with the voice’s own tag for that language', () => {

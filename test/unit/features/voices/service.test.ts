@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import { CategoryRepository, VoiceRepository, VoiceService } from '../../../../src/features/voices/index.js';
 import type { VoiceInfo } from '../../../../src/platform/engines/types.js';
 import { ApiError } from '../../../../src/platform/errors.js';
+import { isStorageFull } from '../../../../src/platform/storage-full.js';
+import { KeptWrites } from '../../../../src/platform/store/kept-writes.js';
 import { createLog } from '../../../../src/platform/log.js';
 import { AudioStore } from '../../../../src/platform/store/audio-store.js';
 import { openDatabase, type Db } from '../../../../src/platform/store/database.js';
@@ -38,7 +41,7 @@ describe('the voices service', () => {
       presets: async () => ({ voices: PRESETS, failedEngines: [] }),
       refreshMs: 60_000,
       audio: new AudioStore(dir),
-      log: createLog('silent'),
+      kept: new KeptWrites(createLog('silent')),
       archiveLimits: { maxExpandedBytes: 1024 * 1024 },
     });
   });
@@ -75,5 +78,64 @@ describe('the voices service', () => {
     const category = voices.listCategories().find((candidate) => candidate.name === 'Narrators')!;
     voices.deleteCategory(category.id);
     assert.equal((await voices.get('pico:en-US')).category, null);
+  });
+});
+
+/** A repository whose preset rows the disk refuses while `full` is set, as SQLite does on a full disk. */
+class FullDiskVoices extends VoiceRepository {
+  full = true;
+
+  override upsertPreset(...args: Parameters<VoiceRepository['upsertPreset']>): void {
+    if (this.full) throw new Database.SqliteError('database or disk is full', 'SQLITE_FULL');
+    super.upsertPreset(...args);
+  }
+}
+
+describe('the voices service when the preset rows cannot be written', () => {
+  let dir: string;
+  let db: Db;
+  let repository: FullDiskVoices;
+  let kept: KeptWrites;
+  let voices: VoiceService;
+
+  before(async () => {
+    dir = await tempDir();
+    db = openDatabase(dir);
+    repository = new FullDiskVoices(db);
+    kept = new KeptWrites(createLog('silent'), { retryMs: 60_000 });
+    voices = new VoiceService({
+      voices: repository,
+      categories: new CategoryRepository(db),
+      dataDir: dir,
+      presets: async () => ({ voices: PRESETS, failedEngines: [] }),
+      refreshMs: 60_000,
+      audio: new AudioStore(dir),
+      kept,
+      archiveLimits: { maxExpandedBytes: 1024 * 1024 },
+    });
+  });
+
+  after(async () => {
+    kept.close();
+    db.close();
+    await removeDir(dir);
+  });
+
+  test('the engines’ presets are listed and found from memory; a change to one is 507, never 404; the rows land at the next retry', async () => {
+    const page = await voices.list({ language: 'en', limit: 50, offset: 0 });
+    assert.deepEqual(page.voices.map((voice) => voice.id).sort(), ['pico:en-GB', 'pico:en-US']);
+    assert.equal((await voices.list({ limit: 1, offset: 0 })).total, 3);
+    assert.equal((await voices.get('pico:de-DE')).description, 'Clear German voice');
+    assert.equal(repository.findById('pico:de-DE'), undefined, 'no row yet');
+    assert.equal(kept.size, 1, 'the listing waits to be written');
+    // A full disk's error, which every route answers as 507 insufficient_storage.
+    await assert.rejects(voices.toggleFavorite('pico:en-US'), (error) => isStorageFull(error));
+    await assert.rejects(voices.update('pico:en-US', { tags: ['calm'] }), (error) => isStorageFull(error));
+
+    repository.full = false;
+    kept.retry();
+    assert.equal(kept.size, 0);
+    assert.equal(repository.findById('pico:de-DE')?.type, 'preset', 'the row is written');
+    assert.deepEqual(await voices.toggleFavorite('pico:en-US'), { voice_id: 'pico:en-US', favorite: true });
   });
 });

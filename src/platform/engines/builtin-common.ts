@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { concatPcm, durationOf, type Pcm } from '../audio/pcm.js';
 import { parseWav } from '../audio/wav.js';
 import { findExecutable } from '../util/executables.js';
@@ -16,7 +17,16 @@ import {
   type VoiceInfo,
 } from './types.js';
 import { EngineError } from '../errors.js';
-import { PIECE_BYTES, requireSpeakableText, shortenPunctuationRuns, breakLongWords, sentencePieces } from './builtin-text.js';
+import {
+  PIECE_BYTES,
+  breakLongWords,
+  hasSpeakableText,
+  readableBy,
+  requireSpeakableText,
+  sentencePieces,
+  shortenPunctuationRuns,
+  textNotSpeakable,
+} from './builtin-text.js';
 
 /**
  * What the four built-in engines (pico, espeak, festival, flite) share: each speaks a request one
@@ -59,9 +69,18 @@ export interface PieceJob {
 export interface BuiltinEngine {
   capabilities: EngineCapabilities;
   discoverVoices(): Promise<VoiceInfo[]>;
+  /**
+   * The scripts a voice reads (Unicode script names, `Latin`): letters of others are made spaces
+   * before prepareText, and a text with none left is 422 `text_not_speakable`. Every script when
+   * undefined (eSpeak reads them all).
+   */
+  scriptsRead?(voice: VoiceInfo): readonly string[] | undefined;
   /** Rewrites user text into what the program reads safely, e.g. ASCII folding. */
-  prepareText?(text: string): string;
-  /** Timings in the result are relative to the start of the piece. */
+  prepareText?(text: string, voice: VoiceInfo): string;
+  /**
+   * Timings in the result are relative to the start of the piece. No samples: the engine found
+   * nothing to say in the piece (it is left out; a request with nothing said at all is refused).
+   */
   renderPiece(job: PieceJob): Promise<SynthesisResult>;
   /** Releases what the engine keeps warm between calls (a loaded library, a running program). */
   dispose?(): Promise<void>;
@@ -130,9 +149,12 @@ export function createBuiltinSynthesizer(engine: BuiltinEngine, options: Builtin
     const voice = (await listVoices()).find((candidate) => candidate.id === request.voice);
     if (!voice) throw new EngineError('voice_not_found', `No ${engine.capabilities.engine} voice ${request.voice}`, { voice: request.voice });
     requireSpeakableText(request.text);
-    // Checked again after preparation: ASCII folding leaves nothing of, say, Chinese text.
-    const prepared = engine.prepareText ? engine.prepareText(request.text) : request.text;
-    const text = requireSpeakableText(breakLongWords(shortenPunctuationRuns(prepared)));
+    const scripts = engine.scriptsRead?.(voice);
+    const readable = readableBy(request.text, scripts);
+    const prepared = engine.prepareText ? engine.prepareText(readable, voice) : readable;
+    const text = breakLongWords(shortenPunctuationRuns(prepared));
+    // Letters the voice cannot read are gone: text in another script has nothing left.
+    if (!hasSpeakableText(text)) throw textNotSpeakable(voice, request.text, scripts);
     const pieces = sentencePieces(text);
     const speed = clampSpeed(request.speed);
     const pitch = clampPitch(request.pitch, engine.capabilities.pitch);
@@ -140,17 +162,24 @@ export function createBuiltinSynthesizer(engine: BuiltinEngine, options: Builtin
     return withTempDir(tempRoot, engine.capabilities.engine, async (dir) => {
       const joined = new JoinedResult(voice.sampleRate);
       for (const [index, piece] of pieces.entries()) {
+        // The engines in this process speak synchronously: without a turn of the event loop between
+        // pieces, the engine host never reads a cancellation and a long text runs to its end.
+        await setImmediate();
         context.signal.throwIfAborted();
         const result = await renderWithin(pieceTimeoutMs, context.signal, (signal) =>
           engine.renderPiece({ text: piece, voice, speed, pitch, dir, index, signal }),
         );
-        if (result.pcm.sampleRate !== voice.sampleRate) {
-          throw new EngineError('engine_failed', `${voice.id} gave ${result.pcm.sampleRate} Hz, expected ${voice.sampleRate} Hz`);
+        // A piece with no samples (nothing the engine could say in it) is left out, whatever rate it names.
+        if (result.pcm.samples.length > 0) {
+          if (result.pcm.sampleRate !== voice.sampleRate) {
+            throw new EngineError('engine_failed', `${voice.id} gave ${result.pcm.sampleRate} Hz, expected ${voice.sampleRate} Hz`);
+          }
+          const placed = joined.add(result);
+          await context.audio?.(placed);
         }
-        const placed = joined.add(result);
-        await context.audio?.(placed);
         context.progress((index + 1) / pieces.length, 'synthesizing');
       }
+      if (joined.empty) throw textNotSpeakable(voice, request.text, scripts);
       return joined.result();
     });
   }
@@ -182,6 +211,10 @@ class JoinedResult {
   private offset = 0;
 
   constructor(private readonly sampleRate: number) {}
+
+  get empty(): boolean {
+    return this.pieces.length === 0;
+  }
 
   /** Adds a piece; answers it with its timings placed in the whole. */
   add(piece: SynthesisResult): SynthesisResult {

@@ -1,5 +1,7 @@
 import { EngineError } from '../errors.js';
 import { asciiFold } from '../text/ascii-fold.js';
+import { keepScripts, scriptsOf } from '../text/writing-systems.js';
+import type { VoiceInfo } from './types.js';
 
 /**
  * Text is synthesized sentence by sentence, each sentence a piece: the first audio is ready after
@@ -23,10 +25,41 @@ const MAX_PUNCTUATION_RUN = 3;
 
 const PUNCTUATION_RUN = new RegExp(`[\\p{P}\\p{S}](?:\\s*[\\p{P}\\p{S}]){${MAX_PUNCTUATION_RUN},}`, 'gu');
 
+const SPEAKABLE = /[\p{L}\p{N}]/u;
+
 /** Text without a letter or digit would give silence (or an engine error), so it is refused. */
 export function requireSpeakableText(text: string): string {
-  if (!/[\p{L}\p{N}]/u.test(text)) throw new EngineError('text_empty', 'The text has nothing to speak');
+  if (!SPEAKABLE.test(text)) throw new EngineError('text_empty', 'The text has nothing to speak');
   return text;
+}
+
+/** Whether the text has a letter or digit. */
+export function hasSpeakableText(text: string): boolean {
+  return SPEAKABLE.test(text);
+}
+
+/**
+ * The text as a voice that reads only `scripts` (Unicode script names) can take it: NFKC first
+ * (full-width `ＡＢＣ`, mathematical `𝐇𝐞𝐥𝐥𝐨` and ligatures `ﬁ` become the letters they are), then
+ * letters of other scripts made spaces (see keepScripts). Left as it is when `scripts` is undefined.
+ */
+export function readableBy(text: string, scripts: readonly string[] | undefined): string {
+  return scripts ? keepScripts(text.normalize('NFKC'), scripts) : text;
+}
+
+/**
+ * 422 `text_not_speakable`: the voice reads none of the text's letters (`scripts`: what it reads;
+ * undefined when it did not say, i.e. it spoke nothing for the text).
+ */
+export function textNotSpeakable(voice: VoiceInfo, text: string, scripts: readonly string[] | undefined): EngineError {
+  const written = scriptsOf(text);
+  const details = { voice: voice.id, language: voice.language, scripts: written, readable_scripts: scripts ?? null };
+  const who = `The voice ${voice.id} (${voice.language})`;
+  if (scripts && written.some((script) => !scripts.includes(script))) {
+    const list = (names: readonly string[]) => names.join(', ');
+    return new EngineError('text_not_speakable', `${who} reads ${list(scripts)} script only, and this text is written in ${list(written)}`, details);
+  }
+  return new EngineError('text_not_speakable', `${who} finds nothing it can say in this text`, details);
 }
 
 /** Angle brackets would be read as markup by pico and spoken as words by festival. */
@@ -37,6 +70,20 @@ export function stripAngleBrackets(text: string): string {
 /** Festival and Flite read bytes: non-ASCII letters get dropped or mangled, and `<`/`>` are spoken. */
 export function asciiPlainText(text: string): string {
   return stripAngleBrackets(asciiFold(text));
+}
+
+/**
+ * eSpeak reads letters with dots as one abbreviation, even across spaces, line breaks and most
+ * punctuation (`e.g. e.g. …`, `a.;b.;…`, `a..b..…`, `a._b._…`), and overflows a buffer (the process
+ * aborts: `stack smashing detected`) once that abbreviation passes about 170 bytes. A dash between
+ * spaces ends an abbreviation (a pause, no word), so chains of dotted letters or digits get one
+ * after every 20. The neural engines phonemize with eSpeak too (its library inside sherpa-onnx,
+ * where Kokoro turns line breaks into spaces), so they need it as well.
+ */
+const ABBREVIATION_CHAIN = /(?:[\p{L}\p{N}]\p{M}{0,3}\.[^\p{L}\p{N}]*){20}(?=[\p{L}\p{N}])/gu;
+
+export function breakAbbreviationChains(text: string): string {
+  return text.replace(ABBREVIATION_CHAIN, (chain) => `${chain.trimEnd()} - `);
 }
 
 /**

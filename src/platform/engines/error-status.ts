@@ -14,6 +14,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   engine_out_of_memory: 507,
   engine_timeout: 504,
   engine_piece_timeout: 422,
+  text_not_speakable: 422,
   no_voiced_speech: 422,
   audio_too_short: 422,
   reference_audio_required: 422,

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { createBuiltinSynthesizer, probeInstalled, runEngineProgram, type BuiltinOptions, type PieceJob } from './builtin-common.js';
 import { ESPEAK_LANGUAGES, MBROLA_VOICES, espeakEntry, voiceInfo } from './builtin-voices.js';
 import type { Availability, EngineCapabilities, EngineDescriptor, Gender, PhonemeTiming, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
-import { EngineError } from '../errors.js';
 import { floatFromInt16 } from '../audio/wav.js';
 import { MBROLA_DELAY_SAMPLES, phonemeTimings, wordTimings, type TimingInput } from './native/espeak-events.js';
 import { ESPEAK_LIBRARY, ESPEAK_PACKAGE, espeakSession } from './native/libespeak.js';
 import { probeLibrary } from './native/library.js';
+import { breakAbbreviationChains } from './builtin-text.js';
 
 /**
  * eSpeak NG: formant voices (22050 Hz) for many languages, with word and phoneme timings, and
@@ -80,17 +80,6 @@ async function discoverVoices(): Promise<VoiceInfo[]> {
   return [...mbrolaVoices, ...formantVoices];
 }
 
-/**
- * eSpeak reads letters with dots as one abbreviation, even across spaces and commas (`e.g. e.g. …`),
- * and overflows a buffer (the program aborts) once that abbreviation passes about 170 bytes. A
- * newline ends an abbreviation, so chains of dotted letters get one after every 20 letters.
- */
-const ABBREVIATION_CHAIN = /(?:\p{L}\p{M}{0,3}\.[\s,]*){20}(?=\p{L})/gu;
-
-export function breakAbbreviationChains(text: string): string {
-  return text.replace(ABBREVIATION_CHAIN, (chain) => `${chain.trimEnd()}\n`);
-}
-
 function isMbrola(voice: VoiceInfo): boolean {
   return voice.id.startsWith('espeak:mb-');
 }
@@ -118,7 +107,6 @@ export function createEspeakSynthesizer(options: BuiltinOptions = {}): Synthesiz
     const espeak = await espeakSession();
     const voice = job.voice.id.slice('espeak:'.length);
     const output = await espeak.synthesize(voice, job.text, Math.round(NORMAL_WPM * job.speed), job.signal);
-    if (output.samples.length === 0) throw new EngineError('engine_failed', 'espeak produced no audio', { voice: job.voice.id });
     const mbrola = isMbrola(job.voice);
     const timing: TimingInput = {
       events: output.events,

@@ -158,12 +158,13 @@ export class FestivalProcess {
     this.dead = true;
     this.hold(false);
     const { exitCode, signalCode } = this.child;
-    this.pending?.settle(this.failure(`festival stopped (${signalCode ?? `exit ${exitCode}`})`));
+    // details.signal tells a fault (SIGSEGV) from a kill (SIGKILL: a cancellation, a timeout).
+    this.pending?.settle(this.failure(`festival stopped (${signalCode ?? `exit ${exitCode}`})`, { signal: signalCode }));
   }
 
-  private failure(message: string): EngineError {
+  private failure(message: string, more: Record<string, unknown> = {}): EngineError {
     const said = this.stderr.trim().split('\n').slice(-3).join(' | ') || 'no message';
-    return new EngineError('engine_failed', `${message}: ${said}`, { stderr: this.stderr });
+    return new EngineError('engine_failed', `${message}: ${said}`, { stderr: this.stderr, ...more });
   }
 
   /**

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createBuiltinSynthesizer, probeInstalled, readWavOutput, runEngineProgram, type BuiltinOptions, type PieceJob } from './builtin-common.js';
@@ -6,6 +7,7 @@ import { changePitchTempo } from '../audio/effects.js';
 import type { EngineCapabilities, EngineDescriptor, SynthesisResult, Synthesizer, VoiceInfo, WordTiming } from './types.js';
 import { asciiPlainText } from './builtin-text.js';
 import { FestivalPool, FestivalProcess, schemeString } from './festival-session.js';
+import { EngineError } from '../errors.js';
 
 /**
  * Festival, kept running: one `festival` process per voice in use (festival-session.ts), each
@@ -14,13 +16,19 @@ import { FestivalPool, FestivalProcess, schemeString } from './festival-session.
  */
 
 const PROGRAM = 'festival';
+/** Festival's voices here are English: Latin letters, folded to ASCII (asciiPlainText). */
+const LATIN = ['Latin'];
 /** Festival reports errors only as `SIOD ERROR` on stderr; its exit code stays 0. */
 const FESTIVAL_ERROR = /SIOD ERROR/;
 /** Festival processes kept running at most, one per voice (TIMBRE_FESTIVAL_PROCESSES). */
 export const DEFAULT_FESTIVAL_PROCESSES = 2;
 
 /**
- * Defined once per process. `(t_start VOICE)` selects the voice and keeps what speed and pitch
+ * Defined once per process. Festival cuts a text into utterances at sentence ends; one made of
+ * punctuation alone (`"`, or the `!` after `0"?  !`) has no segments, and the diphone voices'
+ * waveform synthesis (UniSyn) crashed the process on it (SIGSEGV). So Wave_Synth gives such an
+ * utterance an empty wave instead, t_collect leaves empty waves out, and a piece with nothing to
+ * say writes no WAV at all. `(t_start VOICE)` selects the voice and keeps what speed and pitch
  * change as the voice left it; `(t_piece IN.txt OUT.wav OUT.tsv SPEED PITCH)` sets both from those
  * values (so no piece inherits another's) and speaks the file. HTS voices ignore Duration_Stretch
  * and take hts_engine's `-r` rate instead; diphone voices set their own stretch, which speed scales.
@@ -29,12 +37,24 @@ export const DEFAULT_FESTIVAL_PROCESSES = 2;
  * voices are shifted afterwards (see renderPiece).
  */
 const TIMINGS_SCRIPT = `
+(if (not (boundp 't_wave_synth)) (set! t_wave_synth Wave_Synth))
+(define (Wave_Synth utt)
+  (if (utt.relation.items utt 'Segment)
+      (t_wave_synth utt)
+      (let ((silence (wave.resize nil 0 1)))
+        (wave.set_sample_rate silence 16000)
+        (utt.relation.create utt 'Wave)
+        (item.set_feat (utt.relation.append utt 'Wave) "wave" silence)
+        utt)))
 (define (t_scaled params factor)
   (mapcar
    (lambda (p) (if (member (car p) '(target_f0_mean target_f0_std f0_mean f0_std)) (list (car p) (* factor (car (cdr p)))) p))
    params))
 (define (t_seconds w) (/ (get_param 'num_samples (wave.info w) 0) (get_param 'sample_rate (wave.info w) 1)))
 (define (t_collect utt)
+  (if (> (get_param 'num_samples (wave.info (utt.wave utt)) 0) 0) (t_keep utt))
+  utt)
+(define (t_keep utt)
   (mapcar
    (lambda (w)
      (format t_fd "%f\\t%f\\t%s\\n"
@@ -43,8 +63,7 @@ const TIMINGS_SCRIPT = `
              (item.name w)))
    (utt.relation.items utt 'Word))
   (set! t_offset (+ t_offset (t_seconds (utt.wave utt))))
-  (if t_wave (wave.append t_wave (utt.wave utt)) (set! t_wave (utt.wave utt)))
-  utt)
+  (if t_wave (wave.append t_wave (utt.wave utt)) (set! t_wave (utt.wave utt))))
 (define (t_start voice)
   (eval (list (intern (string-append "voice_" voice))))
   (set! t_hts (string-matches voice ".*_hts"))
@@ -68,7 +87,7 @@ const TIMINGS_SCRIPT = `
   (tts_file in nil)
   (fclose t_fd)
   (set! t_fd nil)
-  (wave.save t_wave wav 'riff))
+  (if t_wave (wave.save t_wave wav 'riff)))
 `;
 
 /** The command that speaks one piece; numbers as plain decimals, which SIOD reads. */
@@ -78,15 +97,6 @@ export function pieceCommand(files: { txt: string; wav: string; tsv: string }, s
 
 function decimal(value: number): string {
   return Number.isFinite(value) ? value.toFixed(6) : '1';
-}
-
-/**
- * Festival's diphone voices (kal, ked) crash on an utterance with a hundred punctuation marks that
- * stand alone between spaces (`a , b , c …`); attached to the word before them (`a, b, c`) they are
- * read as usual, so they are attached. Festival reads ASCII only (asciiPlainText).
- */
-export function festivalText(text: string): string {
-  return asciiPlainText(text).replace(/(?<=\S)\s+(\p{P}+)(?=\s|$)/gu, '$1');
 }
 
 const capabilities: EngineCapabilities = {
@@ -123,6 +133,25 @@ export function parseWordTimings(tsv: string): WordTiming[] {
     .map(([start = '', end = '', word = '']) => ({ word, start: Number(start), end: Number(end) }));
 }
 
+/** Signals of a fault inside festival; a cancellation or a piece timeout kills it with SIGKILL instead. */
+const FAULTS = new Set(['SIGSEGV', 'SIGBUS', 'SIGFPE', 'SIGILL', 'SIGABRT']);
+
+/**
+ * A festival that faulted on a piece: the pool starts a new one for the next call, and this
+ * request is refused as text the voice cannot say (it would crash it again), naming the piece,
+ * rather than answered as a server error. Any other error is left as it is.
+ */
+export function faultOnText(error: unknown, job: Pick<PieceJob, 'voice' | 'text'>): unknown {
+  const signal = error instanceof EngineError ? error.details.signal : undefined;
+  if (typeof signal !== 'string' || !FAULTS.has(signal)) return error;
+  const { id, language } = job.voice;
+  return new EngineError(
+    'text_not_speakable',
+    `Festival crashed (${signal}) on a piece of this text with the voice ${id}; it was restarted, but cannot say this text: reword it or choose another voice`,
+    { voice: id, language, signal, piece: job.text.slice(0, 200) },
+  );
+}
+
 function isHts(voiceName: string): boolean {
   return voiceName.endsWith('_hts');
 }
@@ -146,14 +175,18 @@ export function createFestivalSynthesizer(options: FestivalOptions = {}): Synthe
     const files = { txt: file('txt'), wav: file('wav'), tsv: file('tsv') };
     await writeFile(files.txt, job.text);
     const voiceName = job.voice.id.slice('festival:'.length);
-    await pool.run(voiceName, pieceCommand(files, job.speed, job.pitch), job.signal);
+    await pool.run(voiceName, pieceCommand(files, job.speed, job.pitch), job.signal).catch((error: unknown) => {
+      throw faultOnText(error, job);
+    });
+    // No WAV: festival found nothing to say in the piece (see TIMINGS_SCRIPT).
+    if (!existsSync(files.wav)) return { pcm: { samples: new Float32Array(0), sampleRate: job.voice.sampleRate } };
     const spoken = await readWavOutput(files.wav, PROGRAM);
     const shifted = isHts(voiceName) && job.pitch !== 1;
     const pcm = shifted ? await changePitchTempo(spoken, { semitones: 12 * Math.log2(job.pitch), formantPreserve: true, signal: job.signal }) : spoken;
     return { pcm, words: parseWordTimings(await readFile(files.tsv, 'utf8')) };
   }
 
-  const engine = { capabilities, discoverVoices, prepareText: festivalText, renderPiece, dispose: () => pool.dispose() };
+  const engine = { capabilities, discoverVoices, scriptsRead: () => LATIN, prepareText: asciiPlainText, renderPiece, dispose: () => pool.dispose() };
   return createBuiltinSynthesizer(engine, options);
 }
 

@@ -2,7 +2,6 @@ import { createBuiltinSynthesizer, type BuiltinOptions, type PieceJob } from './
 import { FLITE_VOICES, installedVoices } from './builtin-voices.js';
 import type { Availability, EngineCapabilities, EngineDescriptor, PhonemeTiming, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
 import { asciiPlainText } from './builtin-text.js';
-import { EngineError } from '../errors.js';
 import { floatFromInt16 } from '../audio/wav.js';
 import { FLITE_LIBRARY, FLITE_PACKAGE, FliteSession, voiceLibrary, type FliteFeatures, type FliteSegment } from './native/libflite.js';
 import { SessionHold, SharedSession, probeLibrary } from './native/library.js';
@@ -11,6 +10,9 @@ import { SessionHold, SharedSession, probeLibrary } from './native/library.js';
  * Flite: CMU's small engine, 16 kHz English voices. It runs in this process through libflite and
  * its voice libraries, each voice loaded once and kept warm: a piece costs only its synthesis.
  */
+
+/** Flite's voices are English: Latin letters, folded to ASCII (asciiPlainText). */
+const LATIN = ['Latin'];
 
 /** Flite's segment label for silence. */
 const PAUSE = 'pau';
@@ -94,11 +96,10 @@ export function createFliteSynthesizer(options: BuiltinOptions = {}): Synthesize
     const name = job.voice.id.slice('flite:'.length);
     const flite = await hold.get();
     const speech = await flite.speak(name, job.text, (own) => pieceFeatures(name, job.speed, job.pitch, own.duration_stretch), job.signal);
-    if (speech.samples.length === 0) throw new EngineError('engine_failed', 'flite produced no audio', { voice: job.voice.id });
     return { pcm: { samples: floatFromInt16(speech.samples), sampleRate: speech.sampleRate }, phonemes: segmentTimings(speech.segments) };
   }
 
-  const engine = { capabilities, discoverVoices, prepareText: asciiPlainText, renderPiece, dispose: () => hold.dispose() };
+  const engine = { capabilities, discoverVoices, scriptsRead: () => LATIN, prepareText: asciiPlainText, renderPiece, dispose: () => hold.dispose() };
   return createBuiltinSynthesizer(engine, options);
 }
 

@@ -24,26 +24,28 @@ export const MAX_PHRASES = 7;
 const PAUSE = '、';
 const IDEOGRAPHIC_SPACE = '\u3000';
 
-/** Letters and digits Open JTalk reads: kana, kanji and the marks that go with them (ー 々), Latin, digits. */
-const READABLE = /[\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Han}A-Za-z0-9]/u;
+/**
+ * The scripts Open JTalk reads: kana, kanji, and Latin (English words the dictionary knows in
+ * katakana, others letter by letter). It reads Hangul or Cyrillic as nothing, and failed on a
+ * piece of nothing else; their letters are made spaces before openJtalkText (see readableBy).
+ */
+export const OPENJTALK_SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Latin'];
 /** A Latin letter outside ASCII, or one with combining marks, with its marks. */
 const ACCENTED_LATIN = /[^\P{Script=Latin}A-Za-z]\p{M}*|[A-Za-z]\p{M}+/gu;
 /** Spaces that do not end a line (line ends are kept: they end sentences, hence pieces). */
 const SPACE_RUN = /[^\S\r\n\u0085\u2028\u2029]+/gu;
 
 /**
- * User text as Open JTalk reads it: NFKC (half-width kana and full-width Latin become the usual
- * forms, `㍻` becomes `平成`), Latin letters without accents (`café` → `cafe`, which the dictionary
- * knows as カフェ; as it was, Open JTalk spelled out シーエーエフ), letters of other scripts as
- * spaces (Open JTalk reads Hangul or Cyrillic as nothing, and fails on a piece of nothing else),
- * then ASCII full-width. English words the dictionary has are read in katakana (Hello → ハロー),
- * others letter by letter.
+ * Text of OPENJTALK_SCRIPTS as Open JTalk reads it: NFKC (half-width kana and full-width Latin
+ * become the usual forms, `㍻` becomes `平成`), Latin letters without accents (`café` → `cafe`,
+ * which the dictionary knows as カフェ; as it was, Open JTalk spelled out シーエーエフ), then ASCII
+ * full-width. English words the dictionary has are read in katakana (Hello → ハロー), others
+ * letter by letter.
  */
 export function openJtalkText(text: string): string {
   return text
     .normalize('NFKC')
     .replace(ACCENTED_LATIN, (letter) => asciiFold(letter) || ' ')
-    .replace(/([\p{L}\p{N}])\p{M}*/gu, (character, base: string) => (READABLE.test(base) ? character : ' '))
     .replace(SPACE_RUN, IDEOGRAPHIC_SPACE)
     .replace(/[!-~]/g, (ascii) => String.fromCharCode(ascii.charCodeAt(0) + 0xfee0));
 }

@@ -17,6 +17,7 @@ import { OPENJTALK_VOICES, installedVoices } from './builtin-voices.js';
 import {
   MAX_INPUT_BYTES,
   hasOverlongBreathGroup,
+  OPENJTALK_SCRIPTS,
   openJtalkText,
   parseAnalysis,
   parseLabels,
@@ -25,7 +26,7 @@ import {
   type AnalysedWord,
   type TraceLabel,
 } from './openjtalk-text.js';
-import type { Availability, EngineCapabilities, EngineDescriptor, JobContext, PhonemeTiming, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
+import type { Availability, EngineCapabilities, EngineDescriptor, PhonemeTiming, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
 
 /**
  * Open JTalk: Japanese text analysis (MeCab with NAIST-jdic) driving an HTS voice, 48 kHz. There
@@ -154,7 +155,7 @@ async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
   const input = pieceInput(job.text);
   const analyse = Buffer.byteLength(input) > ANALYSE_FIRST_BYTES;
   const first = await run(input, job, runFiles(dir, `piece-${job.index}`), analyse);
-  // Nothing to say in this piece: no audio for it (a request with nothing at all to say is refused, see refuseSilence).
+  // Nothing to say in this piece: no audio for it (a request with nothing at all to say is refused).
   const nothing = { pcm: { samples: new Float32Array(0), sampleRate: job.voice.sampleRate } };
   if (!first) return nothing;
   const overlong = hasOverlongBreathGroup(first.labels);
@@ -182,23 +183,8 @@ async function joined(runs: readonly Run[]): Promise<SynthesisResult> {
   return { pcm: pcms.length === 1 ? pcms[0]! : concatPcm(pcms, pcms[0]!.sampleRate), phonemes };
 }
 
-/**
- * Pieces open_jtalk found nothing to say in are left out of the stream; a request that says
- * nothing at all is `text_empty`, as text without letters is.
- */
-function refuseSilence(synthesizer: Synthesizer): Synthesizer {
-  async function synthesize(...[request, context]: Parameters<Synthesizer['synthesize']>): Promise<SynthesisResult> {
-    const heard: JobContext = { signal: context.signal, progress: (fraction, stage) => context.progress(fraction, stage) };
-    if (context.audio) heard.audio = (piece) => (piece.pcm.samples.length > 0 ? context.audio?.(piece) : undefined);
-    const result = await synthesizer.synthesize(request, heard);
-    if (result.pcm.samples.length === 0) throw new EngineError('text_empty', 'The text has nothing Open JTalk can speak');
-    return result;
-  }
-  return { capabilities: synthesizer.capabilities, listVoices: () => synthesizer.listVoices(), synthesize };
-}
-
 export function createOpenJtalkSynthesizer(options: BuiltinOptions = {}): Synthesizer {
-  return refuseSilence(createBuiltinSynthesizer({ capabilities, discoverVoices, prepareText: openJtalkText, renderPiece }, options));
+  return createBuiltinSynthesizer({ capabilities, discoverVoices, scriptsRead: () => OPENJTALK_SCRIPTS, prepareText: openJtalkText, renderPiece }, options);
 }
 
 async function probe(): Promise<Availability> {

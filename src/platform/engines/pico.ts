@@ -55,6 +55,9 @@ async function memoryFor(languages: Map<string, PicoLanguage>): Promise<number> 
 /** The library keeps one system per process, shared by every synthesizer in it. */
 const library = new SharedSession(async () => PicoSession.open(await memoryFor(await installedLanguages())));
 
+/** Pico's six languages are written in Latin script; it answered other scripts with a tenth of a second of silence. */
+const LATIN = ['Latin'];
+
 /** pico said nothing at all for a run of more than 50 digits. */
 const MAX_DIGITS = 50;
 const DIGIT_GROUP = new RegExp(`[0-9]{${MAX_DIGITS}}(?=[0-9])`, 'g');
@@ -87,11 +90,10 @@ export function createPicoSynthesizer(options: BuiltinOptions = {}): Synthesizer
     if (!language) throw new EngineError('voice_not_found', `No pico voice ${job.voice.id}`, { voice: job.voice.id });
     const pico = await hold.get();
     const samples = await pico.speak(language, withMarkup(job.text, job.speed, job.pitch), job.signal, job.index === 0);
-    if (samples.length === 0) throw new EngineError('engine_failed', 'pico produced no audio', { voice: job.voice.id });
     return { pcm: { samples: floatFromInt16(samples), sampleRate: SAMPLE_RATE } };
   }
 
-  const engine = { capabilities, discoverVoices, prepareText: groupLongDigitRuns, renderPiece, dispose: () => hold.dispose() };
+  const engine = { capabilities, discoverVoices, scriptsRead: () => LATIN, prepareText: groupLongDigitRuns, renderPiece, dispose: () => hold.dispose() };
   return createBuiltinSynthesizer(engine, options);
 }
 

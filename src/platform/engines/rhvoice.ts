@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createBuiltinSynthesizer, type BuiltinOptions, type PieceJob } from './builtin-common.js';
 import type { Availability, EngineCapabilities, EngineDescriptor, Gender, SynthesisResult, Synthesizer, VoiceInfo, WordTiming } from './types.js';
-import { EngineError } from '../errors.js';
 import { floatFromInt16 } from '../audio/wav.js';
+import { asciiFold } from '../text/ascii-fold.js';
 import { wordOf } from './native/espeak-events.js';
 import { SessionHold, SharedSession, probeLibrary } from './native/library.js';
 import { RHVOICE_DATA, RHVOICE_LIBRARY, RHVOICE_PACKAGE, RhvoiceSession, type RhvoiceVoice, type RhvoiceWord } from './native/librhvoice.js';
@@ -30,6 +30,39 @@ const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
   ky: 'Kyrgyz',
   tt: 'Tatar',
 };
+
+/**
+ * What each language's voices read. libRHVoice keeps only the letters of its language's alphabet:
+ * for text with none (`é`, `こんにちは`, `Ελληνικά` to an English voice) it spoke nothing at all.
+ * English reads ASCII letters only, so its text is folded to ASCII (`é` → `e`, `ß` → `ss`); the
+ * other alphabets are the languages' own, and Latin is left to the library (it may spell it).
+ */
+const SCRIPTS: Readonly<Record<string, readonly string[]>> = {
+  en: ['Latin'],
+  ru: ['Cyrillic', 'Latin'],
+  uk: ['Cyrillic', 'Latin'],
+  mk: ['Cyrillic', 'Latin'],
+  ky: ['Cyrillic', 'Latin'],
+  tt: ['Cyrillic', 'Latin'],
+  pt: ['Latin'],
+  pl: ['Latin'],
+  sq: ['Latin'],
+  eo: ['Latin'],
+};
+
+function isEnglish(voice: VoiceInfo): boolean {
+  return voice.language.split('-')[0] === 'en';
+}
+
+/** The scripts a voice reads, from its language; undefined (all) for a language not listed. */
+function rhvoiceScripts(voice: VoiceInfo): readonly string[] | undefined {
+  return SCRIPTS[voice.language.split('-')[0]!];
+}
+
+/** English voices get ASCII (accents dropped, `€` as euros); the others their text as it is. */
+function rhvoiceText(text: string, voice: VoiceInfo): string {
+  return isEnglish(voice) ? asciiFold(text) : text;
+}
 
 const capabilities: EngineCapabilities = {
   engine: 'rhvoice',
@@ -115,14 +148,14 @@ export function createRhvoiceSynthesizer(options: BuiltinOptions = {}): Synthesi
     const session = await hold.get();
     const voice = job.voice.id.slice('rhvoice:'.length);
     const speech = await session.speak(voice, job.text, { rate: job.speed, pitch: job.pitch }, job.signal);
-    if (speech.samples.length === 0) throw new EngineError('engine_failed', 'rhvoice produced no audio', { voice: job.voice.id });
     return {
       pcm: { samples: floatFromInt16(speech.samples), sampleRate: speech.sampleRate },
       words: rhvoiceWordTimings(job.text, speech.words, speech.sampleRate),
     };
   }
 
-  return createBuiltinSynthesizer({ capabilities, discoverVoices, renderPiece, dispose: () => hold.dispose() }, options);
+  const engine = { capabilities, discoverVoices, scriptsRead: rhvoiceScripts, prepareText: rhvoiceText, renderPiece, dispose: () => hold.dispose() };
+  return createBuiltinSynthesizer(engine, options);
 }
 
 /** Available once the library loads and at least one voice is installed. */

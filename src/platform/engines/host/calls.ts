@@ -39,9 +39,14 @@ export type EngineCall = { [M in EngineMethod]: { method: M; args: EngineCallTyp
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (fraction: number, stage?: string) => void;
-  /** Receives a synthesis piece by piece as the engine makes it (see JobContext.audio). */
+  /**
+   * Receives a synthesis piece by piece as the engine makes it (see JobContext.audio). The result
+   * then carries no samples of its own when pieces came: they were the audio.
+   */
   onAudio?: (piece: SynthesisResult) => void;
   timeoutMs?: number;
+  /** A quick job's call (JobRunContext.quick): it runs before calls of other jobs that wait for a host. */
+  quick?: boolean;
 }
 
 /**

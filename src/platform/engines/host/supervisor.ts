@@ -133,9 +133,11 @@ export class EngineHost extends EngineClient {
     while (this.queue.length > 0) {
       const host = this.hosts.find((candidate) => !candidate.job && !candidate.killedFor) ?? this.spawnIfRoom();
       if (!host) return;
-      const job = this.queue.shift()!;
-      host.job = job;
-      void this.start(host, job);
+      // A quick job's call goes first: it waits for a running call, never for a long job's next ones.
+      const quick = this.queue.findIndex((waiting) => waiting.options.quick);
+      const [job] = this.queue.splice(Math.max(quick, 0), 1);
+      host.job = job!;
+      void this.start(host, job!);
     }
   }
 

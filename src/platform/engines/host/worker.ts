@@ -57,17 +57,31 @@ async function run(message: RunMessage): Promise<void> {
     signal: controller.signal,
     progress: (fraction, stage) => void send({ type: 'progress', id: message.id, fraction, stage }),
   };
+  let streamed = false;
   if (message.stream)
-    context.audio = (piece) => send(framed(piece, (detached, places) => ({ type: 'audio', id: message.id, piece: detached, frames: places })));
+    context.audio = (piece) => {
+      streamed = true;
+      return send(framed(piece, (detached, places) => ({ type: 'audio', id: message.id, piece: detached, frames: places })));
+    };
   try {
-    const value = await engines.with(message.engine, (engine) => invokeEngine(engine, message, context));
+    const answer = await engines.with(message.engine, (engine) => invokeEngine(engine, message, context));
     if (controller.signal.aborted) throw controller.signal.reason;
+    // The pieces were the audio: the whole of it again would cross the pipe for nothing.
+    const value = streamed ? withoutSamples(answer) : answer;
     await send(framed(value, (detached, places) => ({ type: 'result', id: message.id, value: detached, frames: places, loaded: engines.loaded() })));
   } catch (error) {
     await send({ type: 'error', id: message.id, error: describeError(error, controller.signal), loaded: engines.loaded() });
   } finally {
     running.delete(message.id);
   }
+}
+
+/** A synthesis result with its samples left out (the timings kept); anything else as it is. */
+function withoutSamples(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || !('pcm' in value)) return value;
+  const { pcm } = value;
+  if (typeof pcm !== 'object' || pcm === null || !('sampleRate' in pcm)) return value;
+  return { ...value, pcm: { samples: new Float32Array(0), sampleRate: pcm.sampleRate } };
 }
 
 /** Test-only faults that stand in for a native crash, a native call that never returns, and runaway memory. */

@@ -95,6 +95,6 @@ class PocketSynthesizer implements Synthesizer {
       extra,
     });
     context.progress(0, 'synthesizing');
-    return generate(this.tts, request.text, generationConfig, context);
+    return generate(this.tts, request, generationConfig, context);
   }
 }

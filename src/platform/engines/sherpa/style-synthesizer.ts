@@ -67,7 +67,7 @@ export abstract class StyleTableSynthesizer<V extends StyleVoice> implements Syn
     const tts = request.style ? this.blends.instanceFor(request.style) : this.main;
     if (!tts) throw new Error('the synthesizer is used before it is ready');
     const config = new this.sherpa.GenerationConfig({ sid: request.style ? 0 : voice.sid, speed, ...extras });
-    return generate(tts, request.text, config, context);
+    return generate(tts, request, config, context);
   }
 
   private voice(id: string): V {

@@ -165,6 +165,6 @@ class VitsSynthesizer implements Synthesizer {
     const speed = Math.min(Math.max(request.speed ?? 1, 0.5), 2);
     const generationConfig = new this.sherpa.GenerationConfig({ sid: voice.sid, speed });
     context.progress(0, 'synthesizing');
-    return generate(this.tts, request.text, generationConfig, context);
+    return generate(this.tts, request, generationConfig, context);
   }
 }

@@ -132,6 +132,6 @@ class ZipVoiceSynthesizer implements Synthesizer {
       silenceScale: 1,
     });
     context.progress(0, 'synthesizing');
-    return generate(this.tts, request.text, generationConfig, context);
+    return generate(this.tts, request, generationConfig, context);
   }
 }

@@ -124,6 +124,27 @@ describe('engine host supervision', () => {
     await running;
   });
 
+  test("a quick job's call goes ahead of the calls already waiting for the host", async () => {
+    const finished: string[] = [];
+    const call = (name: string, text: string, quick = false) =>
+      host.synthesize('espeak', { text, voice: 'espeak:en-us' }, { quick }).then(() => void finished.push(name));
+    const running = call('long', 'A sentence that keeps the engine busy for a while. '.repeat(60));
+    const waiting = call('waiting', 'Hello there.');
+    const quick = call('quick', 'Hello there.', true);
+    await Promise.all([running, waiting, quick]);
+    assert.deepEqual(finished, ['long', 'quick', 'waiting']);
+  });
+
+  test('a streamed synthesis crosses once: as its pieces, the result carrying only the timings', async () => {
+    const pieces: number[] = [];
+    const text = 'The first sentence is here. A second one follows it. And a third.';
+    const result = await host.synthesize('espeak', { text, voice: 'espeak:en-us' }, { onAudio: (piece) => void pieces.push(piece.pcm.samples.length) });
+    assert.ok(pieces.length >= 3 && pieces.every((samples) => samples > 0), `${pieces.length} pieces`);
+    assert.equal(result.pcm.samples.length, 0);
+    assert.equal(result.pcm.sampleRate, 22050);
+    assert.ok((result.words?.length ?? 0) >= 12, 'the words of all the pieces');
+  });
+
   test('an unknown engine is a clear error, not a crash', async () => {
     assert.equal(await failureCode(host.listVoices('no-such-engine')), 'engine_not_found');
   });

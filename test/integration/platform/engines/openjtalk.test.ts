@@ -120,8 +120,10 @@ describe('Open JTalk synthesizer', { skip: available.available ? false : availab
     }
   });
 
-  test('text with nothing Japanese-speakable is text_empty; a piece of it among others is left out of the stream', async () => {
-    for (const text of ['、。！？', '...', '   ', 'Привет, мир.', '你好', 'ー']) await assert.rejects(speak(text), rejectsAs('text_empty'), text);
+  test('text without letters is text_empty, text with nothing Japanese-speakable text_not_speakable; a piece of it among others is left out of the stream', async () => {
+    for (const text of ['、。！？', '...', '   ']) await assert.rejects(speak(text), rejectsAs('text_empty'), text);
+    // Cyrillic is a script it does not read; it finds nothing to say in kanji only Chinese uses, or a lone ー.
+    for (const text of ['Привет, мир.', '你好', 'ー']) await assert.rejects(speak(text), rejectsAs('text_not_speakable'), text);
     const pieces: SynthesisResult[] = [];
     const result = await synthesizer.synthesize({ text: `你好。${GREETING}`, voice: VOICE }, { ...context(), audio: (piece) => void pieces.push(piece) });
     assertSpeech(result, GREETING);

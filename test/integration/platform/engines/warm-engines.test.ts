@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { durationOf, rms } from '../../../../src/platform/audio/pcm.js';
 import { parseWav } from '../../../../src/platform/audio/wav.js';
-import { createFestivalSynthesizer, festivalEngine, pieceCommand, startFestival } from '../../../../src/platform/engines/festival.js';
+import { createFestivalSynthesizer, faultOnText, festivalEngine, pieceCommand, startFestival } from '../../../../src/platform/engines/festival.js';
 import { FestivalPool } from '../../../../src/platform/engines/festival-session.js';
 import { createFliteSynthesizer, fliteEngine } from '../../../../src/platform/engines/flite.js';
-import type { JobContext, SynthesisResult, Synthesizer } from '../../../../src/platform/engines/types.js';
+import type { JobContext, SynthesisResult, Synthesizer, VoiceInfo } from '../../../../src/platform/engines/types.js';
 import { EngineError } from '../../../../src/platform/errors.js';
 
 /**
@@ -169,6 +169,57 @@ describe('festival kept running', { skip: festival.available ? false : festival.
     await pool.run('kal_diphone', pieceCommand(files('next'), 1, 1), context().signal);
     assert.deepEqual(pool.pids(), [pid]);
     assert.ok(parseWav(await readFile(files('next').wav)).samples.length > 0);
+    await pool.dispose();
+  });
+
+  test('a diphone voice says a text with a sentence of punctuation alone (which crashed it), and the process lives on', async () => {
+    const pool = new FestivalPool(startFestival, 1);
+    const dir = await mkdtemp(join(tempRoot, 'empty-'));
+    const files = (name: string) => ({ txt: join(dir, `${name}.txt`), wav: join(dir, `${name}.wav`), tsv: join(dir, `${name}.tsv`) });
+    for (const voice of ['kal_diphone', 'ked_diphone']) {
+      // festival cuts utterances at sentence ends: `!` after `0"?  ` is an utterance with no segments.
+      await writeFile(files(`${voice}-mixed`).txt, '0"?  !');
+      await pool.run(voice, pieceCommand(files(`${voice}-mixed`), 1, 1), context().signal);
+      assert.ok(parseWav(await readFile(files(`${voice}-mixed`).wav)).samples.length > 0, voice);
+      // Nothing at all to say: no WAV, and no crash.
+      await writeFile(files(`${voice}-quote`).txt, '"');
+      await pool.run(voice, pieceCommand(files(`${voice}-quote`), 1, 1), context().signal);
+      assert.equal(existsSync(files(`${voice}-quote`).wav), false, voice);
+    }
+    await pool.dispose();
+  });
+
+  test('a festival that faults on a piece is replaced, and the piece is refused as text the voice cannot say', async () => {
+    const pool = new FestivalPool(startFestival, 1);
+    await pool.run('kal_diphone', '(+ 1 2)', context().signal);
+    const [pid] = pool.pids();
+    // What a crash inside festival looks like from here: the process ends with SIGSEGV mid-command.
+    const crashed = await pool.run('kal_diphone', '(system "kill -SEGV $PPID")', context().signal).then(
+      () => assert.fail('the command should have failed'),
+      (error: unknown) => error,
+    );
+    const kal: VoiceInfo = {
+      id: 'festival:kal_diphone',
+      engine: 'festival',
+      name: 'Kal',
+      language: 'en-US',
+      languages: ['en-US'],
+      gender: 'male',
+      sampleRate: 16000,
+      license: 'BSD',
+    };
+    const piece = { voice: kal, text: 'Some text.' };
+    const refused = faultOnText(crashed, piece);
+    assert.ok(refused instanceof EngineError);
+    assert.equal(refused.code, 'text_not_speakable');
+    assert.match(refused.message, /crashed \(SIGSEGV\).*festival:kal_diphone/);
+    assert.deepEqual(refused.details, { voice: 'festival:kal_diphone', language: 'en-US', signal: 'SIGSEGV', piece: 'Some text.' });
+    // A kill (a cancellation, a piece timeout) stays what it was.
+    const killed = new EngineError('engine_failed', 'festival stopped (SIGKILL)', { signal: 'SIGKILL' });
+    assert.equal(faultOnText(killed, piece), killed);
+    await pool.run('kal_diphone', '(+ 1 2)', context().signal);
+    assert.notDeepEqual(pool.pids(), [pid]);
+    assert.equal(pool.pids().length, 1);
     await pool.dispose();
   });
 

@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createBuiltinSynthesizer, runEngineProgram, type BuiltinEngine } from '../../../../src/platform/engines/builtin-common.js';
-import { breakAbbreviationChains } from '../../../../src/platform/engines/espeak.js';
-import { festivalText } from '../../../../src/platform/engines/festival.js';
 import { groupLongDigitRuns } from '../../../../src/platform/engines/pico.js';
 import { type VoiceInfo } from '../../../../src/platform/engines/types.js';
 import { EngineError } from '../../../../src/platform/errors.js';
-import { MAX_WORD_BYTES, shortenPunctuationRuns, breakLongWords } from '../../../../src/platform/engines/builtin-text.js';
+import {
+  MAX_WORD_BYTES,
+  asciiPlainText,
+  breakAbbreviationChains,
+  breakLongWords,
+  shortenPunctuationRuns,
+} from '../../../../src/platform/engines/builtin-text.js';
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
@@ -43,20 +47,84 @@ describe('what the built-in engines are given to read', () => {
     for (const kept of ['9'.repeat(50), 'call 555 0100', '1,000,000', 'π is 3.14159265358979323846']) assert.equal(groupLongDigitRuns(kept), kept);
   });
 
-  test('eSpeak: a chain of dotted letters gets a newline after every 20 letters; abbreviations stay as they are', () => {
+  test('eSpeak: a chain of dotted letters gets a dash after every 20 letters; abbreviations stay as they are', () => {
     const chained = breakAbbreviationChains('e.g. '.repeat(50));
     assert.deepEqual(
-      chained.split('\n').map((line) => line.match(/\p{L}/gu)?.length ?? 0),
+      chained.split(' - ').map((part) => part.match(/\p{L}/gu)?.length ?? 0),
       [20, 20, 20, 20, 20],
     );
-    assert.equal(chained.replace(/\s/g, ''), 'e.g.'.repeat(50));
+    assert.equal(chained.replace(/\s|-/g, ''), 'e.g.'.repeat(50));
     for (const kept of ['The U.S.A. and the U.K., i.e. two', 'Dr. J. R. R. Tolkien wrote it.', 'a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t'])
       assert.equal(breakAbbreviationChains(kept), kept);
   });
 
-  test('Festival: punctuation standing alone between spaces is attached to the word before it', () => {
-    assert.equal(festivalText('a , b ! c - d ( e ) f'), 'a, b! c- d( e) f');
-    assert.equal(festivalText('Café "déjà vu", naïve.'), 'Cafe "deja vu", naive.');
+  test('Festival and Flite: ASCII, accents dropped and angle brackets made spaces', () => {
+    assert.equal(asciiPlainText('Café "déjà vu", naïve <speak>.'), 'Cafe "deja vu", naive  speak .');
+  });
+});
+
+describe('what a voice cannot read', () => {
+  const voice: VoiceInfo = {
+    id: 'latin:one',
+    engine: 'latin',
+    name: 'Latin only',
+    language: 'en-US',
+    languages: ['en-US'],
+    gender: null,
+    sampleRate: 16000,
+    license: 'MIT',
+  };
+  const heard: string[] = [];
+  /** Reads Latin script only, and says nothing (no samples) for a piece without an ASCII letter. */
+  const latin: BuiltinEngine = {
+    capabilities: {
+      engine: 'latin',
+      kind: 'synthesizer',
+      neural: false,
+      languages: ['en-US'],
+      wordTimings: false,
+      phonemeTimings: false,
+      referenceAudio: false,
+      blendableVoices: false,
+      speed: false,
+    },
+    discoverVoices: async () => [voice],
+    scriptsRead: () => ['Latin'],
+    renderPiece: async (job) => {
+      heard.push(job.text);
+      return { pcm: { samples: new Float32Array(/[a-z]/i.test(job.text) ? 1600 : 0), sampleRate: 16000 } };
+    },
+  };
+  const synthesizer = createBuiltinSynthesizer(latin);
+  const context = { signal: new AbortController().signal, progress: () => undefined };
+
+  test('letters of other scripts are taken out, after NFKC, before the engine reads the text', async () => {
+    heard.length = 0;
+    await synthesizer.synthesize({ text: 'Hello Ελληνικά world, ＡＢＣ.', voice: voice.id }, context);
+    assert.deepEqual(heard, ['Hello world, ABC.']);
+  });
+
+  test('text in scripts the voice does not read is text_not_speakable, naming the scripts', async () => {
+    await assert.rejects(synthesizer.synthesize({ text: 'Ελληνικά 中文', voice: voice.id }, context), (error: unknown) => {
+      assert.ok(error instanceof EngineError);
+      assert.equal(error.code, 'text_not_speakable');
+      assert.equal(error.message, 'The voice latin:one (en-US) reads Latin script only, and this text is written in Greek, Han');
+      assert.deepEqual(error.details, { voice: 'latin:one', language: 'en-US', scripts: ['Greek', 'Han'], readable_scripts: ['Latin'] });
+      return true;
+    });
+    await assert.rejects(synthesizer.synthesize({ text: '!!! ...', voice: voice.id }, context), { code: 'text_empty' });
+  });
+
+  test('a piece the engine says nothing for is left out of the stream; a text it says nothing for at all is text_not_speakable', async () => {
+    const pieces: number[] = [];
+    const streaming = { ...context, audio: ({ pcm }: { pcm: { samples: Float32Array } }) => void pieces.push(pcm.samples.length) };
+    const result = await synthesizer.synthesize({ text: 'Hello there. 42. Bye now.', voice: voice.id }, streaming);
+    assert.deepEqual(pieces, [1600, 1600]);
+    assert.equal(result.pcm.samples.length, 3200);
+    await assert.rejects(synthesizer.synthesize({ text: '42. 7.', voice: voice.id }, context), {
+      code: 'text_not_speakable',
+      message: 'The voice latin:one (en-US) finds nothing it can say in this text',
+    });
   });
 });
 

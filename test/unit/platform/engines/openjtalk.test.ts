@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { breakLongWords, requireSpeakableText, sentencePieces, shortenPunctuationRuns } from '../../../../src/platform/engines/builtin-text.js';
+import { breakLongWords, hasSpeakableText, readableBy, sentencePieces, shortenPunctuationRuns } from '../../../../src/platform/engines/builtin-text.js';
 import { DICTIONARY_DIR, analysisArgs, halfTones, openJtalkArgs } from '../../../../src/platform/engines/openjtalk.js';
 import {
   MAX_INPUT_BYTES,
+  OPENJTALK_SCRIPTS,
   hasOverlongBreathGroup,
   openJtalkText,
   parseAnalysis,
@@ -12,11 +13,13 @@ import {
   withBreathPauses,
   type AnalysedWord,
 } from '../../../../src/platform/engines/openjtalk-text.js';
-import { EngineError } from '../../../../src/platform/errors.js';
+
+/** The text as the shared preparation hands it to open_jtalk: the scripts it reads, then its own reshaping. */
+const prepared = (text: string) => openJtalkText(readableBy(text, OPENJTALK_SCRIPTS));
 
 /** What open_jtalk reads for a text: the shared pieces of the prepared text, each as its input line. */
 function inputs(text: string): string[] {
-  return sentencePieces(breakLongWords(shortenPunctuationRuns(openJtalkText(text)))).map(pieceInput);
+  return sentencePieces(breakLongWords(shortenPunctuationRuns(prepared(text)))).map(pieceInput);
 }
 
 /** An open_jtalk trace of `猫が好き。`, its labels cut to the fields read. */
@@ -54,15 +57,10 @@ describe('Open JTalk text', () => {
     for (const japanese of ['吾輩は猫である。名前はまだ無い。', 'スーパー、時々、〆切。', 'ゝゞヽヾ〇']) assert.equal(openJtalkText(japanese), japanese);
   });
 
-  test('letters of scripts Open JTalk cannot read become spaces, so text of them alone is text_empty', () => {
-    assert.equal(openJtalkText('こんにちは Привет 안녕 Γειά'), 'こんにちは\u3000');
-    for (const text of ['Привет мир', '안녕하세요', 'नमस्ते', 'مرحبا']) {
-      assert.throws(
-        () => requireSpeakableText(openJtalkText(text)),
-        (error) => error instanceof EngineError && error.code === 'text_empty',
-        text,
-      );
-    }
+  test('letters of scripts Open JTalk cannot read become spaces, so text of them alone has nothing to speak', () => {
+    assert.equal(prepared('こんにちは Привет 안녕 Γειά'), 'こんにちは\u3000');
+    assert.equal(prepared('東京 ١٢٣ 42'), '東京\u3000４２');
+    for (const text of ['Привет мир', '안녕하세요', 'नमस्ते', 'مرحبا']) assert.equal(hasSpeakableText(prepared(text)), false, text);
   });
 
   test('no piece of any text passes what open_jtalk reads, none holds ASCII (which it widens past its buffer) or a line break', () => {

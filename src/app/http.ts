@@ -12,7 +12,9 @@ import { installContractCheck } from '../platform/http/contract-check.js';
 import { installErrorHandling } from '../platform/http/error-handler.js';
 import { clientErrorHandler, frameworkErrors } from '../platform/http/framework-errors.js';
 import { allowedHostSet, installHostGuard } from '../platform/http/host-guard.js';
+import { installJsonBody } from '../platform/http/json-body.js';
 import { installNumberGuard } from '../platform/http/number-guard.js';
+import { installRequestId, newRequestId } from '../platform/http/request-id.js';
 import { installOpenApi } from '../platform/http/openapi.js';
 import { installUploads } from '../platform/http/uploads.js';
 import { RouteTable } from '../platform/http/route-table.js';
@@ -46,6 +48,7 @@ const EXPOSED_HEADERS = [
   'x-preview-cached',
   'x-preview-text',
   'x-instructions',
+  'x-request-id',
 ];
 
 /** Every method a route of the API uses; a browser asks before each PUT, PATCH or DELETE. */
@@ -72,10 +75,14 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     routerOptions: { maxParamLength: 500 },
     // Shutdown must not wait on clients that keep connections open.
     forceCloseConnections: true,
+    // Sent back as X-Request-Id and logged as reqId.
+    genReqId: newRequestId,
   });
+  installRequestId(app);
 
   // Only JSON and multipart bodies are accepted; anything else is answered with 415.
   app.removeContentTypeParser('text/plain');
+  installJsonBody(app, config.maxJsonDepth);
 
   const routes = new RouteTable();
   app.addHook('onRoute', (route) => routes.add(route.url, route.method));

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../platform/config.js';
+import { installConnectionLimits } from '../platform/http/connection-limits.js';
 import { buildApp } from './http.js';
 import { createServices, type Services } from './services.js';
 
@@ -20,6 +21,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     }
     await services.recover();
     const app = await buildApp(config, services);
+    installConnectionLimits(app.server, config, app.log);
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

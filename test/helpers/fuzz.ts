@@ -50,6 +50,8 @@ export interface FuzzTarget {
   method: string;
   route: string;
   requests: fc.Arbitrary<FuzzRequest>;
+  /** Sent to every operation whatever the sample: bodies nested at, just past and far past the depth limit. */
+  nested: FuzzRequest[];
 }
 
 /** Ids that exist on the server under test, so some requests reach deeper than a 404. */
@@ -217,6 +219,8 @@ function bodies(operation: Operation, document: OpenApiDocument, known: KnownIds
     contentType: 'application/json',
   }));
   const broken = fc.constantFrom(
+    { body: Buffer.from(nestedJson(5000, 'array')), contentType: 'application/json' },
+    { body: Buffer.from(nestedJson(5000, 'object')), contentType: 'application/json' },
     { body: Buffer.from('{"a":'), contentType: 'application/json' },
     { body: Buffer.from(''), contentType: 'application/json' },
     { body: Buffer.from('[1,2,3]'), contentType: 'application/json' },
@@ -241,6 +245,34 @@ function bodies(operation: Operation, document: OpenApiDocument, known: KnownIds
   return fc.oneof({ weight: 4, arbitrary: json }, { weight: 2, arbitrary: broken }, { weight: 2, arbitrary: form });
 }
 
+/** Depths around the default limit (TIMBRE_MAX_JSON_DEPTH, 64) and far past it (5000 overflowed the number guard's recursion). */
+const NESTED_DEPTHS = [64, 65, 5000];
+
+/** JSON text nested `depth` levels deep: arrays in arrays, or objects of one field. */
+export function nestedJson(depth: number, kind: 'array' | 'object'): string {
+  return kind === 'array' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+}
+
+/**
+ * Nested bodies for one operation: the whole body nested, each declared field nested (as JSON and
+ * as form fields), at every depth of NESTED_DEPTHS, then 100,000 levels of arrays (within the body
+ * limit, so the whole body is sent before the answer).
+ */
+function nestedBodies(operation: Operation, document: OpenApiDocument): { body: Buffer; contentType: string }[] {
+  const content = operation.requestBody?.content ?? {};
+  const fields = [
+    ...Object.keys(resolve(content['application/json']?.schema, document).properties ?? {}),
+    ...Object.keys(resolve(content['multipart/form-data']?.schema, document).properties ?? {}),
+  ];
+  const names = fields.length > 0 ? [...new Set(fields)] : ['a'];
+  return NESTED_DEPTHS.flatMap((depth) => {
+    const deep = nestedJson(depth, 'array');
+    const json = (text: string) => ({ body: Buffer.from(text), contentType: 'application/json' });
+    const eachField = `{${names.map((name) => `${JSON.stringify(name)}:${deep}`).join(',')}}`;
+    return [json(deep), json(nestedJson(depth, 'object')), json(eachField), multipart(Object.fromEntries(names.map((name) => [name, deep])), [], 'none')];
+  }).concat({ body: Buffer.from(nestedJson(100_000, 'array')), contentType: 'application/json' });
+}
+
 /** Every operation of the document with a generator of requests for it. */
 export function fuzzTargets(document: OpenApiDocument, known: KnownIds): FuzzTarget[] {
   const targets: FuzzTarget[] = [];
@@ -256,7 +288,17 @@ export function fuzzTargets(document: OpenApiDocument, known: KnownIds): FuzzTar
           const headers: Record<string, string> = contentType ? { 'content-type': contentType } : {};
           return { method: method.toUpperCase(), path: `${path}${query}`, headers, ...(method === 'get' || method === 'delete' ? {} : { body }) };
         });
-      targets.push({ method: method.toUpperCase(), route, requests });
+      const at = pathNames.reduce((path, name) => path.replace(`{${name}}`, encodeURIComponent(known.ids[0]!)), route);
+      const nested =
+        method === 'get'
+          ? []
+          : nestedBodies(operation, document).map(({ body, contentType }) => ({
+              method: method.toUpperCase(),
+              path: at,
+              headers: { 'content-type': contentType },
+              body,
+            }));
+      targets.push({ method: method.toUpperCase(), route, requests, nested });
     }
   }
   return targets;
@@ -311,10 +353,12 @@ export async function fuzz(options: {
   runs: number;
   seed: number;
   concurrency?: number;
-}): Promise<{ sent: number; operations: number; findings: FuzzFinding[]; statuses: Record<number, number> }> {
+}): Promise<{ sent: number; nested: number; operations: number; findings: FuzzFinding[]; statuses: Record<number, number> }> {
   const base = new URL(options.url);
   const targets = fuzzTargets(options.document, options.known);
-  const requests = targets.flatMap((target, index) => fc.sample(target.requests, { numRuns: options.runs, seed: options.seed + index }));
+  // The nested bodies go last: at the limit's depth they reach handlers, DELETE ones included.
+  const nested = targets.flatMap((target) => target.nested);
+  const requests = [...targets.flatMap((target, index) => fc.sample(target.requests, { numRuns: options.runs, seed: options.seed + index })), ...nested];
   const findings: FuzzFinding[] = [];
   const statuses: Record<number, number> = {};
   let next = 0;
@@ -333,7 +377,7 @@ export async function fuzz(options: {
     }
   };
   await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
-  return { sent: requests.length, operations: targets.length, findings, statuses };
+  return { sent: requests.length, nested: nested.length, operations: targets.length, findings, statuses };
 }
 
 /**

@@ -37,6 +37,7 @@ const PARAM_OF_CODE: Readonly<Record<string, string>> = {
   too_many_files: 'file',
   audio_unreadable: 'file',
   media_unreadable: 'file',
+  translation_not_supported: 'file',
 };
 
 export function errorType(status: number): string {

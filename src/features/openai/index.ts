@@ -5,11 +5,12 @@ import { modelRoutes } from './model-routes.js';
 import type { OpenAiService } from './service.js';
 import { speechRoutes } from './speech-routes.js';
 import { transcriptionRoutes } from './transcription-routes.js';
+import { translationRoutes } from './translation-routes.js';
 
 export { installOpenAiErrors, OpenAiErrorEnvelopeSchema } from './errors.js';
 export { OpenAiService } from './service.js';
 
-/** OpenAI's audio API on /v1: speech, transcriptions, models and voices. */
+/** OpenAI's audio API on /v1: speech, transcriptions, translations, models and voices. */
 export const openAiRoutes: FastifyPluginAsync<{
   openai: OpenAiService;
   transcription: Pick<TranscriptionService, 'transcribe'>;
@@ -18,5 +19,6 @@ export const openAiRoutes: FastifyPluginAsync<{
 }> = async (app, { openai, transcription, assets, dataDir }) => {
   await app.register(speechRoutes, { openai });
   await app.register(transcriptionRoutes, { openai, transcription, assets, dataDir });
+  await app.register(translationRoutes, { openai, transcription, assets, dataDir });
   await app.register(modelRoutes, { openai });
 };

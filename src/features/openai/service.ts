@@ -3,9 +3,9 @@ import { ApiError } from '../../platform/errors.js';
 import type { GenerationService } from '../generation/index.js';
 import type { TranscriptionService } from '../transcription/index.js';
 import type { VoiceService } from '../voices/index.js';
+import { languageTagFor } from '../../platform/speech/speech.js';
 import {
   isOpenAiVoice,
-  languageTagFor,
   mapOpenAiVoice,
   OPENAI_VOICE_NAMES,
   recognizerFor,
@@ -121,7 +121,12 @@ export class OpenAiService {
     return [...named, ...library.map((voice) => ({ id: voice.id, name: voice.name, kind: voice.type, ...describe(voice) }))];
   }
 
-  private async speakingVoice(model: string, voiceId: string, input: string): Promise<{ voice: LibraryVoice; language: string }> {
+  /**
+   * The voice, and for an OpenAI name the language it speaks the input in: English, OpenAI's voices
+   * being English-first, unless the input is confidently in another installed language. A Timbre
+   * voice's language is left to generation: its own, or another of its languages on the same terms.
+   */
+  private async speakingVoice(model: string, voiceId: string, input: string): Promise<{ voice: LibraryVoice; language?: string }> {
     const presets = await this.presets();
     const engines = speechEnginesFor(model, new Set(presets.map((voice) => voice.engine)));
     if (!engines) throw modelNotFound(model);
@@ -135,9 +140,7 @@ export class OpenAiService {
     }
     // An engine's own voice name with that engine as the model (`kokoro` + `af_bella`), as Kokoro-FastAPI takes it.
     const prefixed = model === engines[0] && !voiceId.includes(':') ? presets.find((voice) => voice.id === `${model}:${voiceId}`) : undefined;
-    const voice = prefixed ?? (await this.deps.voices.get(voiceId));
-    const language = voice.languages.length > 1 ? speechLanguage(input, languagesOf([voice]), voice.language) : voice.language;
-    return { voice, language: languageTagFor(voice, language) };
+    return { voice: prefixed ?? (await this.deps.voices.get(voiceId)) };
   }
 
   /** Preset voices that can speak now. */

@@ -35,7 +35,7 @@ export const speechRoutes: FastifyPluginAsyncTypebox<{ openai: OpenAiService }> 
           404: ['model_not_found', 'voice_not_found'],
           413: ['text_too_long', 'payload_too_large'],
           415: ['unsupported_media_type'],
-          422: ['reference_audio_required', 'reference_text_required', 'invalid_style'],
+          422: ['reference_audio_required', 'reference_text_required', 'invalid_style', 'audio_too_long'],
           503: ['voice_unavailable'],
         }),
       ),

@@ -17,7 +17,12 @@ export const SpeechBodySchema = Type.Object(
       description:
         '`tts-1`, `tts-1-hd` or `gpt-4o-mini-tts` (the best installed engine), or an engine: `kokoro`, `kitten`, `vits`, `rhvoice`, `pico`, `flite`, `festival`, `openjtalk`, `espeak`',
     }),
-    input: Type.String({ minLength: 1, maxLength: MAX_INPUT_CHARS, description: 'The text to speak, at most 4096 characters' }),
+    input: Type.String({
+      minLength: 1,
+      maxLength: MAX_INPUT_CHARS,
+      description:
+        'The text to speak, at most 4096 characters. With an OpenAI voice name it is spoken in English unless it is confidently in another installed language (another script, or 20 letters and more the detector clearly places there)',
+    }),
     voice: Type.Union(
       [
         Type.String({ ...VoiceIdSchema, description: 'An OpenAI voice name (alloy, ash, …, cedar) or any Timbre voice id (preset, clone, design)' }),
@@ -61,7 +66,8 @@ const INSTRUCTIONS_HEADER = {
 } as const;
 
 export const SPEECH_DESCRIPTION =
-  'The audio, sent sentence by sentence as it is synthesized (chunked): mp3 (audio/mpeg), opus (audio/ogg), aac (audio/aac), flac, wav ' +
+  'The audio, sent sentence by sentence as it is synthesized (chunked): mp3 (audio/mpeg), opus (audio/ogg), aac (audio/aac), flac (sent once complete: ' +
+  'its header, written last, states its length), wav ' +
   '(with the streaming header of unknown size), or pcm (audio/pcm: raw signed 16-bit little-endian mono at 24 kHz); with ' +
   '`stream_format: sse`, text/event-stream events `{"type":"speech.audio.delta","audio":"<base64>"}` then ' +
   '`{"type":"speech.audio.done","usage":{"input_tokens","output_tokens","total_tokens"}}`.';

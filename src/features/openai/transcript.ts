@@ -22,13 +22,9 @@ export function jsonTranscript(result: TranscriptionResult) {
   return { text: result.text, usage: usageOf(result) };
 }
 
-/**
- * `verbose_json`: the task, the language's English name, the duration, the text, every segment
- * and every word in order of time. Both granularities are always filled: the recognizers time
- * words anyway, so words cost nothing extra here.
- */
-export function verboseTranscript(result: TranscriptionResult) {
-  const segments = result.segments.map((segment, id) => ({
+/** The segments with Whisper's fields. */
+function verboseSegments(result: TranscriptionResult) {
+  return result.segments.map((segment, id) => ({
     id,
     // Whisper's seek is the frame (10 ms) its window started at; here, the segment's own start.
     seek: Math.round(segment.start * 100),
@@ -41,6 +37,15 @@ export function verboseTranscript(result: TranscriptionResult) {
     compression_ratio: compressionRatio(segment.text.trim()),
     no_speech_prob: 0,
   }));
+}
+
+/**
+ * `verbose_json`: the task, the language's English name, the duration, the text, every segment
+ * and every word in order of time. Both granularities are always filled: the recognizers time
+ * words anyway, so words cost nothing extra here.
+ */
+export function verboseTranscript(result: TranscriptionResult) {
+  const segments = verboseSegments(result);
   const words = result.segments
     .flatMap((segment) => segment.words)
     .map((word) => ({ word: word.word.trim(), start: word.start, end: word.end }))
@@ -55,4 +60,14 @@ export function verboseTranscript(result: TranscriptionResult) {
     words,
     usage: usageOf(result),
   };
+}
+
+/** A translation's `json`: its text, as OpenAI answers it (no usage). */
+export function jsonTranslation(result: TranscriptionResult) {
+  return { text: result.text };
+}
+
+/** A translation's `verbose_json`: OpenAI's shape, the language being the output's, English. */
+export function verboseTranslation(result: TranscriptionResult) {
+  return { task: 'translate' as const, language: 'english', duration: result.duration, text: result.text, segments: verboseSegments(result) };
 }

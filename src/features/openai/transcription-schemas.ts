@@ -3,7 +3,7 @@ import { LANGUAGE_TAG } from '../../platform/http/schemas.js';
 
 export const TRANSCRIPT_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt'] as const;
 
-const Enum = <T extends string>(values: readonly T[], description?: string) =>
+export const Enum = <T extends string>(values: readonly T[], description?: string) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description === undefined ? {} : { description }) });
 
 /** The form's text fields as OpenAI's SDKs send them (arrays as repeated `name[]` fields). */
@@ -30,6 +30,20 @@ export const TranscriptionFieldsSchema = Type.Object(
 );
 export type TranscriptionFields = Static<typeof TranscriptionFieldsSchema>;
 
+/** A segment with Whisper's fields, of transcriptions and translations. */
+export const SegmentSchema = Type.Object({
+  id: Type.Integer(),
+  seek: Type.Integer({ description: 'The segment’s start in 10 ms frames' }),
+  start: Type.Number(),
+  end: Type.Number(),
+  text: Type.String(),
+  tokens: Type.Array(Type.Integer(), { description: 'Always empty: the recognizers report no token ids' }),
+  temperature: Type.Number({ description: 'Always 0: greedy decoding' }),
+  avg_logprob: Type.Number({ description: 'Always 0: not reported by the recognizers' }),
+  compression_ratio: Type.Number({ description: 'The text’s bytes over its deflated bytes, as Whisper measures it' }),
+  no_speech_prob: Type.Number({ description: 'Always 0: every segment is speech the recognizer heard' }),
+});
+
 const UsageSchema = Type.Object({ type: Type.Literal('duration'), seconds: Type.Number({ description: 'Length of the audio' }) });
 
 const JsonTranscriptSchema = Type.Object({ text: Type.String(), usage: UsageSchema }, { description: 'response_format json' });
@@ -40,20 +54,7 @@ const VerboseTranscriptSchema = Type.Object(
     language: Type.String({ description: 'The language’s English name, lower-case (english)' }),
     duration: Type.Number(),
     text: Type.String(),
-    segments: Type.Array(
-      Type.Object({
-        id: Type.Integer(),
-        seek: Type.Integer({ description: 'The segment’s start in 10 ms frames' }),
-        start: Type.Number(),
-        end: Type.Number(),
-        text: Type.String(),
-        tokens: Type.Array(Type.Integer(), { description: 'Always empty: the recognizers report no token ids' }),
-        temperature: Type.Number({ description: 'Always 0: greedy decoding' }),
-        avg_logprob: Type.Number({ description: 'Always 0: not reported by the recognizers' }),
-        compression_ratio: Type.Number({ description: 'The text’s bytes over its deflated bytes, as Whisper measures it' }),
-        no_speech_prob: Type.Number({ description: 'Always 0: every segment is speech the recognizer heard' }),
-      }),
-    ),
+    segments: Type.Array(SegmentSchema),
     words: Type.Array(Type.Object({ word: Type.String(), start: Type.Number(), end: Type.Number() }), { description: 'In order of time' }),
     usage: UsageSchema,
   },

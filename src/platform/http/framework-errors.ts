@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, envelope } from '../errors.js';
 import { hostRefusal } from './host-guard.js';
+import { newRequestId, REQUEST_ID_HEADER } from './request-id.js';
 
 /** The router's own refusals, before any route or hook runs. */
 const ROUTER_ERRORS: Record<string, { status: number; code: string; message: string }> = {
@@ -21,7 +22,8 @@ export function frameworkErrors(allowedHosts: ReadonlySet<string>) {
     const apiError =
       hostRefusal(request.headers.host, allowedHosts) ??
       (known ? new ApiError(known.status, known.code, known.message) : new ApiError(400, 'invalid_request', 'The request cannot be routed'));
-    void reply.code(apiError.statusCode).type('application/json; charset=utf-8').send(envelope(apiError));
+    // Before any hook: the request's id is sent here.
+    void reply.code(apiError.statusCode).header(REQUEST_ID_HEADER, request.id).type('application/json; charset=utf-8').send(envelope(apiError));
   };
 }
 
@@ -35,16 +37,21 @@ function parserRefusal(error: NodeJS.ErrnoException): ApiError {
 
 /**
  * Fastify's `clientErrorHandler`: requests the HTTP parser refuses (headers too large, not HTTP at
- * all) are answered in the error envelope too, then the connection is closed, as Node does.
+ * all, too slow) are answered in the error envelope too, then the connection is closed, as Node does.
  */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  refuseConnection(socket, parserRefusal(error));
+}
+
+/** Writes an error answer straight onto a connection no response owns, and closes it. */
+export function refuseConnection(socket: Socket, refusal: ApiError): void {
   if (socket.writable) {
-    const refusal = parserRefusal(error);
     const body = JSON.stringify(envelope(refusal));
     socket.write(
-      `HTTP/1.1 ${refusal.statusCode} ${STATUS_CODES[refusal.statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${refusal.statusCode} ${STATUS_CODES[refusal.statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${newRequestId()}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
-  socket.destroy(error);
+  socket.destroy();
 }

@@ -1,7 +1,9 @@
+import { rm } from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
 import { Type, type TObject } from 'typebox';
 import { receiveUploads, type UploadedFile } from './uploads.js';
 import { ApiError } from '../errors.js';
+import { jsonTooDeep, nestsDeeperThan } from './json-body.js';
 
 /**
  * Lets one route take JSON or multipart/form-data against one schema: in preValidation the files
@@ -10,13 +12,25 @@ import { ApiError } from '../errors.js';
  */
 export async function multipartAsBody(request: FastifyRequest, schema: TObject, tempDir: string, maxFiles: number): Promise<UploadedFile[]> {
   const { files, fields } = await receiveUploads(request, tempDir, maxFiles);
-  request.body = coerceFields(fields, schema);
+  try {
+    request.body = coerceFields(fields, schema, request.server.maxJsonDepth);
+  } catch (error) {
+    await Promise.all(files.map((file) => rm(file.tempPath, { force: true })));
+    throw error;
+  }
   return files;
 }
 
-function coerceFields(fields: Record<string, string>, schema: TObject): Record<string, unknown> {
+function coerceFields(fields: Record<string, string>, schema: TObject, maxJsonDepth: number): Record<string, unknown> {
   const properties = schema.properties as Record<string, { type?: string }>;
-  return Object.fromEntries(Object.entries(fields).map(([name, raw]) => [name, coerce(raw, properties[name]?.type)]));
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, raw]) => {
+      const type = properties[name]?.type;
+      // A JSON field nests no deeper than a JSON body may.
+      if ((type === 'array' || type === 'object') && nestsDeeperThan(raw, maxJsonDepth)) throw jsonTooDeep(maxJsonDepth, `body.${name}`);
+      return [name, coerce(raw, type)];
+    }),
+  );
 }
 
 /** A field that does not parse as its type stays a string, and validation names it. */

@@ -6,16 +6,27 @@ interface Problem {
   message: string;
 }
 
-/** Where a number out of every range hides in a validated value; paths as the error details name fields. */
-function findUnusable(value: unknown, path: string, problems: Problem[]): void {
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) problems.push({ field: path, message: 'must be a finite number' });
-    else if (Math.abs(value) > Number.MAX_SAFE_INTEGER)
-      problems.push({ field: path, message: `must be between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` });
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => findUnusable(item, `${path}.${index}`, problems));
-  } else if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) {
-    for (const [key, item] of Object.entries(value)) findUnusable(item, `${path}.${key}`, problems);
+/**
+ * Where a number out of every range hides in a validated value; paths as the error details name
+ * fields. Walked with a stack of its own, not by recursion, so no nesting can overflow the call stack.
+ */
+function findUnusable(root: unknown, rootPath: string, problems: Problem[]): void {
+  const pending: [unknown, string][] = [[root, rootPath]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, path] = next;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) problems.push({ field: path, message: 'must be a finite number' });
+      else if (Math.abs(value) > Number.MAX_SAFE_INTEGER)
+        problems.push({ field: path, message: `must be between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` });
+      continue;
+    }
+    const entries = Array.isArray(value)
+      ? value.map((item, index): [unknown, string] => [item, `${path}.${index}`])
+      : typeof value === 'object' && value !== null && !Buffer.isBuffer(value)
+        ? Object.entries(value).map(([key, item]): [unknown, string] => [item, `${path}.${key}`])
+        : [];
+    // Reversed onto the stack, so fields are reported in the order they appear.
+    for (let index = entries.length - 1; index >= 0; index--) pending.push(entries[index]!);
   }
 }
 

@@ -23,10 +23,15 @@ export const TAGS: readonly { name: string; description: string }[] = [
 ];
 
 const HEADER_COMPONENTS: JsonObject = {
-  RateLimitLimit: { description: 'Requests this key may make in this scope per minute (sent once the key is known)', schema: { type: 'integer' } },
-  RateLimitRemaining: { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  RateLimitLimit: {
+    description:
+      'Requests per minute of the budget this request counts against (the x-budget of the operation, else its scope’s), for the key or the key above it whose budget binds tightest (sent once the key is known)',
+    schema: { type: 'integer' },
+  },
+  RateLimitRemaining: { description: 'Requests left in that budget in the current window', schema: { type: 'integer' } },
   RateLimitReset: { description: 'Seconds until the window frees a request', schema: { type: 'integer' } },
   RetryAfter: { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
+  RequestId: { description: 'This request’s id, unique; the service’s log lines about it carry it as reqId', schema: { type: 'string' } },
 };
 
 const RATE_LIMIT_HEADERS: JsonObject = {
@@ -45,6 +50,15 @@ function addRateLimitHeaders(operation: JsonObject): void {
     const headers = isJsonObject(response.headers) ? response.headers : {};
     const retry = status === '429' ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {};
     response.headers = { ...headers, ...RATE_LIMIT_HEADERS, ...retry };
+  }
+}
+
+/** Every answer but the WebSocket's 101 (which the WebSocket library writes itself) carries its request's id. */
+function addRequestIdHeader(operation: JsonObject): void {
+  const responses = isJsonObject(operation.responses) ? operation.responses : {};
+  for (const [status, response] of Object.entries(responses)) {
+    if (!isJsonObject(response) || status === '101') continue;
+    response.headers = { ...(isJsonObject(response.headers) ? response.headers : {}), 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
   }
 }
 
@@ -135,6 +149,7 @@ export function finishDocument<T extends object>(document: T): T {
       nameSuccesses(operation);
       // Public routes (the studio's files, signing in) are not counted against a key.
       if (operation['x-scope'] !== undefined) addRateLimitHeaders(operation);
+      addRequestIdHeader(operation);
     }
   }
   const components: unknown = 'components' in document ? document.components : undefined;

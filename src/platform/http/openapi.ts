@@ -18,7 +18,8 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
         version: TIMBRE_VERSION,
         description:
           'Local speech synthesis and voice cloning. Every request carries an API key in X-API-Key; ' +
-          'each operation needs the scope named in x-scope and is rate-limited per key and scope per minute.',
+          'each operation needs the scope named in x-scope and is rate-limited per key per minute, in the budget of that scope ' +
+          'or, where it names one, in the budget named in x-budget.',
         license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
       },
       servers: [{ url: 'http://127.0.0.1:8765' }],
@@ -39,7 +40,10 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       const scope = route.config?.scope;
       // Public routes (the studio, signing in) need no key; every other one names its scope.
       if (!scope) return { schema, url };
-      return { schema: { ...schema, security: [{ ApiKey: [] }, { StudioSession: [] }], 'x-scope': scope } as typeof schema, url };
+      // x-budget: the rate-limit budget its requests count against, where it is not the scope's own.
+      const budget = route.config?.budget;
+      const extensions: Record<string, string> = budget ? { 'x-scope': scope, 'x-budget': budget } : { 'x-scope': scope };
+      return { schema: { ...schema, security: [{ ApiKey: [] }, { StudioSession: [] }], ...extensions }, url };
     },
     transformObject: (document) => ('openapiObject' in document ? finishDocument(document.openapiObject) : document.swaggerObject),
   });

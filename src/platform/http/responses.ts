@@ -6,7 +6,7 @@ export type ErrorCodes = Readonly<Partial<Record<number, readonly string[]>>>;
 
 /** What any authenticated route may answer, whatever it does. */
 const SHARED_ERRORS: ErrorCodes = {
-  400: ['invalid_request', 'invalid_json'],
+  400: ['invalid_request', 'invalid_json', 'json_too_deep'],
   // session_expired and cross_site_request: requests the studio signs with its session cookie.
   401: ['missing_api_key', 'invalid_api_key', 'key_revoked', 'session_expired'],
   403: ['insufficient_scope', 'host_not_allowed', 'cross_site_request'],
@@ -28,7 +28,7 @@ export function errorResponse(status: number, codes: readonly string[]) {
 /** What a route that runs a job on the engines may answer besides its own errors. */
 export const JOB_ERRORS: ErrorCodes = {
   409: ['cancelled'],
-  422: ['engine_piece_timeout', 'language_not_supported'],
+  422: ['engine_piece_timeout', 'language_not_supported', 'text_not_speakable'],
   500: ['engine_failed', 'engine_crashed'],
   503: ['queue_full', 'engine_unavailable', 'model_invalid'],
   504: ['engine_timeout'],

@@ -53,6 +53,34 @@ describe('bad input gets a clear 4xx in the envelope, never a 5xx', () => {
       refused(await call('GET', `/api/voices?${query}`), 400, 'invalid_request');
   });
 
+  test('JSON nested past TIMBRE_MAX_JSON_DEPTH (64) is 400 json_too_deep on routes with and without a body schema; at the limit it is read', async () => {
+    const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const objects = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const json = { 'content-type': 'application/json' };
+    const keyId = (await call('POST', '/api/api-keys', { json: { name: 'nested' } })).body.key_id as string;
+    // No body schema: the number guard walked these recursively and overflowed the stack (500).
+    const schemaless = ['/api/favorites/pico:en-US', `/api/api-keys/${keyId}/revoke`, '/api/voices/import', '/api/voices/import/preview', '/api/assets'];
+    for (const path of [...schemaless, '/api/generate/preset', '/api/text/split', '/v1/audio/speech']) {
+      for (const body of [arrays(5000), objects(5000), arrays(65), `{"text":${arrays(100_000)}}`]) {
+        const response = await call('POST', path, { body, headers: json });
+        assert.equal(response.status, 400, `${path}: ${response.text.slice(0, 200)}`);
+        assert.equal(response.body.error.code, 'json_too_deep', response.text.slice(0, 200));
+      }
+    }
+    refused(await call('POST', '/api/text/split', { body: `{"text":${arrays(65)}}`, headers: json }), 400, 'json_too_deep');
+    assert.deepEqual((await call('POST', '/api/text/split', { body: objects(5000), headers: json })).body.error.details, { max_depth: 64 });
+    // At the limit the body is read, and the route answers it as it answers any other.
+    refused(await call('POST', '/api/text/split', { body: `{"text":${arrays(63)}}`, headers: json }), 400, 'invalid_request');
+    assert.equal((await call('POST', '/api/favorites/pico:en-US', { body: arrays(64), headers: json })).status, 200);
+    // A form field read as JSON is held to the same limit.
+    const form = `--b\r\nContent-Disposition: form-data; name="regions"\r\n\r\n${arrays(5000)}\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nx\r\n--b--\r\n`;
+    refused(
+      await call('POST', '/api/clone/create-clips', { body: form, headers: { 'content-type': 'multipart/form-data; boundary=b' } }),
+      400,
+      'json_too_deep',
+    );
+  });
+
   test('upload routes without any body, and text with NUL characters', async () => {
     // A route with a schema per content type validates nothing when no body comes at all.
     for (const path of UPLOAD_ROUTES) {

@@ -140,6 +140,17 @@ export class ChunkRepository {
     return rows.map((row) => row.task_id);
   }
 
+  /** Tasks with a chunk whose selected take failed with this error code (`insufficient_storage`: work that waits for room). */
+  tasksWithSelectedTakesFailedWith(code: string): string[] {
+    const rows = this.db
+      .prepare(
+        `SELECT DISTINCT c.task_id FROM chunks c JOIN chunk_takes t ON t.task_id = c.task_id AND t.idx = c.idx AND t.take = c.selected_take
+         WHERE t.state = 'failed' AND t.error ->> '$.code' = ?`,
+      )
+      .all(code) as { task_id: string }[];
+    return rows.map((row) => row.task_id);
+  }
+
   listForTask(taskId: string): ChunkRecord[] {
     const chunks = this.db.prepare('SELECT * FROM chunks WHERE task_id = ? ORDER BY idx').all(taskId) as ChunkRow[];
     const takes = (this.db.prepare('SELECT * FROM chunk_takes WHERE task_id = ? ORDER BY idx, take').all(taskId) as TakeRow[]).map((row) => {

@@ -59,6 +59,11 @@ export class TimelineRepository {
       .immediate();
   }
 
+  /** Runs `work` as one transaction (saves inside it join it). */
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work).immediate();
+  }
+
   insertMedia(media: TimelineMedia): void {
     this.db
       .prepare(

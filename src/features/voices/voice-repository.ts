@@ -1,43 +1,20 @@
-import type { Gender } from '../../platform/engines/types.js';
-import type { Db } from '../../platform/store/database.js';
-export type VoiceType = 'preset' | 'clone' | 'design';
+import { writeReturning, type Db } from '../../platform/store/database.js';
+import { ENGINES_BY_CLARITY } from '../../platform/speech/clarity.js';
+import {
+  fromRow,
+  sampleFromRow,
+  selectVoice,
+  toRow,
+  unwrittenParam,
+  WITH_UNWRITTEN,
+  type SampleRow,
+  type VoiceRecord,
+  type VoiceRow,
+  type VoiceSampleRecord,
+  type VoiceType,
+} from './voice-rows.js';
 
-export interface VoiceRecord {
-  id: string;
-  type: VoiceType;
-  name: string;
-  engine: string;
-  /** The engine voice it speaks with: the preset itself, or the engine voice a clone/design uses. */
-  engineVoice: string;
-  language: string;
-  languages: string[];
-  gender: Gender | null;
-  description: string | null;
-  license: string | null;
-  sampleRate: number | null;
-  categoryId: string | null;
-  /** Name of the category, joined in for reading; ignored on writes. */
-  category: string | null;
-  tags: string[];
-  favorite: boolean;
-  available: boolean;
-  settings: Record<string, unknown>;
-  /** Relative to the data directory. */
-  previewPath: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface VoiceSampleRecord {
-  id: string;
-  voiceId: string;
-  /** Relative to the data directory, e.g. `voices/<voice id>/1.wav`. */
-  path: string;
-  duration: number;
-  sampleRate: number;
-  transcript: string | null;
-  createdAt: string;
-}
+export type { VoiceRecord, VoiceSampleRecord, VoiceType } from './voice-rows.js';
 
 export interface VoiceFilter {
   type?: VoiceType;
@@ -48,6 +25,8 @@ export interface VoiceFilter {
   category?: string;
   /** Substring of the name, description or a tag, case-insensitive (ASCII case folding). */
   q?: string;
+  /** `quality` (the default): the clearest engines first (ENGINES_BY_CLARITY), by name within one; `name`: by name. */
+  sort?: 'quality' | 'name';
   limit: number;
   offset: number;
 }
@@ -60,45 +39,13 @@ export interface MetadataChanges {
   favorite?: boolean;
 }
 
-interface VoiceRow {
-  id: string;
-  type: VoiceType;
-  name: string;
-  engine: string;
-  engine_voice: string;
-  language: string;
-  languages: string;
-  gender: Gender | null;
-  description: string | null;
-  license: string | null;
-  sample_rate: number | null;
-  category_id: string | null;
-  category_name: string | null;
-  tags: string;
-  favorite: number;
-  available: number;
-  settings: string;
-  preview_path: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-interface SampleRow {
-  id: string;
-  voice_id: string;
-  path: string;
-  duration: number;
-  sample_rate: number;
-  transcript: string | null;
-  created_at: string;
-}
-
-const SELECT_VOICE = 'SELECT v.*, c.name AS category_name FROM voices v LEFT JOIN categories c ON c.id = v.category_id';
-
 /** A language tag equal to the filter or a subtag of it; the filter is validated to hold no LIKE wildcards. */
 const languageMatch = (column: string) => `(lower(${column}) = lower(@language) OR lower(${column}) LIKE lower(@language) || '-%')`;
 
 /** WHERE clauses for each filter that is set; every value is bound, never spliced. */
+/** An engine's place in ENGINES_BY_CLARITY; engines not in it come after those that are. */
+const CLARITY_RANK = `CASE v.engine ${ENGINES_BY_CLARITY.map((engine, rank) => `WHEN '${engine}' THEN ${rank}`).join(' ')} ELSE ${ENGINES_BY_CLARITY.length} END`;
+
 const FILTER_CLAUSES: { [K in keyof VoiceFilter]?: string } = {
   type: 'v.type = @type',
   language: `(${languageMatch('v.language')} OR EXISTS (SELECT 1 FROM json_each(v.languages) WHERE ${languageMatch('value')}))`,
@@ -108,69 +55,26 @@ const FILTER_CLAUSES: { [K in keyof VoiceFilter]?: string } = {
        OR EXISTS (SELECT 1 FROM json_each(v.tags) WHERE instr(lower(value), lower(@q)) > 0))`,
 };
 
-function fromRow(row: VoiceRow): VoiceRecord {
-  return {
-    id: row.id,
-    type: row.type,
-    name: row.name,
-    engine: row.engine,
-    engineVoice: row.engine_voice,
-    language: row.language,
-    languages: JSON.parse(row.languages) as string[],
-    gender: row.gender,
-    description: row.description,
-    license: row.license,
-    sampleRate: row.sample_rate,
-    categoryId: row.category_id,
-    category: row.category_name,
-    tags: JSON.parse(row.tags) as string[],
-    favorite: row.favorite === 1,
-    available: row.available === 1,
-    settings: JSON.parse(row.settings) as Record<string, unknown>,
-    previewPath: row.preview_path,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function toRow(voice: VoiceRecord) {
-  return {
-    ...voice,
-    languages: JSON.stringify(voice.languages),
-    tags: JSON.stringify(voice.tags),
-    favorite: voice.favorite ? 1 : 0,
-    available: voice.available ? 1 : 0,
-    settings: JSON.stringify(voice.settings),
-  };
-}
-
-function sampleFromRow(row: SampleRow): VoiceSampleRecord {
-  return {
-    id: row.id,
-    voiceId: row.voice_id,
-    path: row.path,
-    duration: row.duration,
-    sampleRate: row.sample_rate,
-    transcript: row.transcript,
-    createdAt: row.created_at,
-  };
-}
-
 export class VoiceRepository {
   constructor(private readonly db: Db) {}
 
-  list(filter: VoiceFilter): { voices: VoiceRecord[]; total: number } {
+  /** `unwritten`: presets to list as well while their rows are missing (see WITH_UNWRITTEN). */
+  list(filter: VoiceFilter, unwritten: readonly VoiceRecord[] = []): { voices: VoiceRecord[]; total: number } {
     const clauses = (Object.keys(FILTER_CLAUSES) as (keyof VoiceFilter)[]).filter((key) => filter[key] !== undefined).map((key) => FILTER_CLAUSES[key]);
     const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
     const params = { ...filter, favorite: filter.favorite === undefined ? undefined : Number(filter.favorite) };
-    const bound = Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined));
-    const { total } = this.db.prepare(`SELECT count(*) AS total FROM voices v ${where}`).get(bound) as { total: number };
-    const rows = this.db.prepare(`${SELECT_VOICE} ${where} ORDER BY v.name COLLATE NOCASE, v.id LIMIT @limit OFFSET @offset`).all(bound) as VoiceRow[];
+    const bound = { ...Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined)), ...unwrittenParam(unwritten) };
+    const source = unwritten.length > 0 ? WITH_UNWRITTEN : 'voices';
+    const { total } = this.db.prepare(`SELECT count(*) AS total FROM ${source} v ${where}`).get(bound) as { total: number };
+    const order = filter.sort === 'name' ? '' : `${CLARITY_RANK}, `;
+    const rows = this.db
+      .prepare(`${selectVoice(unwritten)} ${where} ORDER BY ${order}v.name COLLATE NOCASE, v.id LIMIT @limit OFFSET @offset`)
+      .all(bound) as VoiceRow[];
     return { voices: rows.map(fromRow), total };
   }
 
-  findById(id: string): VoiceRecord | undefined {
-    const row = this.db.prepare(`${SELECT_VOICE} WHERE v.id = ?`).get(id) as VoiceRow | undefined;
+  findById(id: string, unwritten: readonly VoiceRecord[] = []): VoiceRecord | undefined {
+    const row = this.db.prepare(`${selectVoice(unwritten)} WHERE v.id = @id`).get({ id, ...unwrittenParam(unwritten) }) as VoiceRow | undefined;
     return row && fromRow(row);
   }
 
@@ -214,21 +118,23 @@ export class VoiceRepository {
       .run(Number(available), at, Number(available), JSON.stringify(ids));
   }
 
-  /** A clone or design with its samples, all or nothing. */
+  /** A clone or design with its samples, all or nothing: one transaction (a full disk may refuse any statement). */
   insert(voice: VoiceRecord, samples: VoiceSampleRecord[]): void {
-    this.db
-      .prepare(
-        `INSERT INTO voices (id, type, name, engine, engine_voice, language, languages, gender, description, license, sample_rate,
-                             category_id, tags, favorite, available, settings, preview_path, created_at, updated_at)
-         VALUES (@id, @type, @name, @engine, @engineVoice, @language, @languages, @gender, @description, @license, @sampleRate,
-                 @categoryId, @tags, @favorite, @available, @settings, @previewPath, @createdAt, @updatedAt)`,
-      )
-      .run(toRow(voice));
-    const insertSample = this.db.prepare(
-      `INSERT INTO voice_samples (id, voice_id, path, duration, sample_rate, transcript, created_at)
-       VALUES (@id, @voiceId, @path, @duration, @sampleRate, @transcript, @createdAt)`,
-    );
-    for (const sample of samples) insertSample.run(sample);
+    this.transaction(() => {
+      this.db
+        .prepare(
+          `INSERT INTO voices (id, type, name, engine, engine_voice, language, languages, gender, description, license, sample_rate,
+                               category_id, tags, favorite, available, settings, preview_path, created_at, updated_at)
+           VALUES (@id, @type, @name, @engine, @engineVoice, @language, @languages, @gender, @description, @license, @sampleRate,
+                   @categoryId, @tags, @favorite, @available, @settings, @previewPath, @createdAt, @updatedAt)`,
+        )
+        .run(toRow(voice));
+      const insertSample = this.db.prepare(
+        `INSERT INTO voice_samples (id, voice_id, path, duration, sample_rate, transcript, created_at)
+         VALUES (@id, @voiceId, @path, @duration, @sampleRate, @transcript, @createdAt)`,
+      );
+      for (const sample of samples) insertSample.run(sample);
+    });
   }
 
   transaction<T>(work: () => T): T {
@@ -257,8 +163,11 @@ export class VoiceRepository {
 
   /** Flips the flag in one statement, so two toggles at once cannot both read the old value. */
   toggleFavorite(id: string, at: string): boolean | undefined {
-    const favorite = this.db.prepare('UPDATE voices SET favorite = 1 - favorite, updated_at = ? WHERE id = ? RETURNING favorite').pluck().get(at, id) as
-      number | undefined;
+    const [favorite] = writeReturning(
+      this.db.prepare('UPDATE voices SET favorite = 1 - favorite, updated_at = ? WHERE id = ? RETURNING favorite').pluck(),
+      at,
+      id,
+    );
     return favorite === undefined ? undefined : favorite === 1;
   }
 

@@ -26,8 +26,13 @@ export class AudioStore {
 
   /** Writes through a temporary file and a rename, so a reader never sees a partial file. */
   async write(stored: string, bytes: Buffer): Promise<void> {
+    await this.writeWith(stored, (temp) => writeFile(temp, bytes));
+  }
+
+  /** Like `write`, for a file `make` writes at the temporary path it is given (audio streamed to disk as it is made). */
+  async writeWith(stored: string, make: (tempPath: string) => Promise<unknown>): Promise<void> {
     await mkdir(this.root, { recursive: true });
-    await writeAtomically(this.absolute(stored), (temp) => writeFile(temp, bytes));
+    await writeAtomically(this.absolute(stored), make);
   }
 
   /**

@@ -13,6 +13,11 @@ export interface KeptChannel<T> {
   write(key: string, value: T): void;
   /** The value still waiting for a key, for readers to lay over what SQLite holds. */
   kept(key: string): T | undefined;
+  /**
+   * Writes the value waiting for a key now, for a request that needs it in SQLite: throws what the
+   * write throws (a full disk included); once written it waits no more.
+   */
+  writeKept(key: string): void;
 }
 
 interface ChannelOptions<T> {
@@ -59,6 +64,13 @@ class Channel<T> implements KeptChannel<T>, Retried {
     return this.pending.get(key);
   }
 
+  writeKept(key: string): void {
+    const value = this.pending.get(key);
+    if (value === undefined) return;
+    this.options.write(key, value);
+    this.pending.delete(key);
+  }
+
   /** Writes what is kept, oldest first; false as soon as the disk is still full. */
   retry(): boolean {
     for (const [key, value] of this.pending) {
@@ -85,16 +97,27 @@ class Channel<T> implements KeptChannel<T>, Retried {
  * Writes that happen outside any request and must not be lost to a full disk: the end of a job,
  * a task following its job, a chunk's outcome. Each kind is a channel; while the disk is full its
  * values wait in memory (readers see them through `kept`) and are retried every few seconds, in
- * order, until SQLite takes them. One instance serves one database.
+ * order, until SQLite takes them. Work that stopped for lack of space waits here too (`whenRoom`)
+ * and goes on once the disk has room again. One instance serves one database.
  */
 export class KeptWrites {
   private readonly channels: Retried[] = [];
+  /** What goes on once there is room again, by key. */
+  private readonly waiting = new Map<string, () => void>();
   private timer: NodeJS.Timeout | undefined;
+  private closed = false;
 
+  private readonly retryMs: number;
+  private readonly hasRoom: () => Promise<boolean>;
+
+  /** `hasRoom` tells whether the data disk has space again (by the file system's free space); `retryMs` how often to try. */
   constructor(
     private readonly log: Log,
-    private readonly retryMs = RETRY_MS,
-  ) {}
+    options: { retryMs?: number; hasRoom?: () => Promise<boolean> } = {},
+  ) {
+    this.retryMs = options.retryMs ?? RETRY_MS;
+    this.hasRoom = options.hasRoom ?? (async () => true);
+  }
 
   channel<T>(name: string, options: ChannelOptions<T>): KeptChannel<T> {
     const channel = new Channel(name, options, { log: this.log, scheduleRetry: () => this.scheduleRetry() });
@@ -107,24 +130,57 @@ export class KeptWrites {
     return this.channels.reduce((sum, channel) => sum + channel.size, 0);
   }
 
-  /** Tries every kept write now; the timer stops once none is left. */
+  /** Tries every kept write now; the timer stops once none is left and nothing waits for room. */
   retry(): void {
+    const kept = this.size;
     if (!this.channels.every((channel) => channel.retry())) return;
-    if (this.timer) this.log.info('writes kept while the data disk was full have reached the database');
+    if (kept > 0) this.log.info('writes kept while the data disk was full have reached the database');
+    if (this.waiting.size > 0) return;
     clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  /**
+   * Runs `resume` at a later retry, once the disk has room again: every kept write has landed and
+   * the file system reports free space. Never at once, so work that fails again for lack of space
+   * is tried at most once a retry. A key waits once; a resume that finds the disk full waits again.
+   */
+  whenRoom(key: string, resume: () => void): void {
+    if (this.closed) return;
+    this.waiting.set(key, resume);
+    this.scheduleRetry();
   }
 
   /** A last try before the database closes; what still cannot be written is reported as lost. */
   close(): void {
+    this.closed = true;
     this.retry();
     clearInterval(this.timer);
     this.timer = undefined;
+    // Work that waited for room is found again at the next start (it is recorded as failed for lack of space).
+    this.waiting.clear();
     if (this.size > 0) this.log.error({ writes: this.size }, 'the data disk is still full: writes kept in memory are lost');
+  }
+
+  /** One retry: the kept writes, then, if they all landed and the disk has room, what waited for it. */
+  private async tick(): Promise<void> {
+    this.retry();
+    if (this.size > 0 || this.waiting.size === 0 || !(await this.hasRoom()) || this.closed) return;
+    const resumes = [...this.waiting];
+    this.waiting.clear();
+    for (const [key, resume] of resumes) {
+      try {
+        resume();
+      } catch (error) {
+        if (isStorageFull(error)) this.waiting.set(key, resume);
+        else this.log.error({ err: error, resume: key }, 'work that waited for room on the data disk could not go on');
+      }
+    }
+    this.retry();
   }
 
   private scheduleRetry(): void {
     // Unref'd: a retry never keeps the process alive on its own.
-    this.timer ??= setInterval(() => this.retry(), this.retryMs).unref();
+    this.timer ??= setInterval(() => void this.tick(), this.retryMs).unref();
   }
 }

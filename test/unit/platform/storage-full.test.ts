@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { ApiError, EngineError } from '../../../src/platform/errors.js';
 import { toJobError } from '../../../src/platform/jobs/records.js';
@@ -13,6 +14,13 @@ import { KeptWrites } from '../../../src/platform/store/kept-writes.js';
 import { removeDir, tempDir } from '../../helpers/timbre.js';
 
 const quiet = createLog('silent');
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 5) {
+    if (waited > 5_000) throw new Error('timed out');
+    await sleep(5);
+  }
+}
 const sqliteFull = () => new Database.SqliteError('database or disk is full', 'SQLITE_FULL');
 const errno = (code: string) => Object.assign(new Error(`${code}: write`), { code });
 
@@ -56,7 +64,7 @@ describe('KeptWrites', () => {
     });
 
   beforeEach(() => {
-    kept = new KeptWrites(quiet, 60_000);
+    kept = new KeptWrites(quiet, { retryMs: 60_000 });
     full = false;
     written = [];
   });
@@ -109,6 +117,66 @@ describe('KeptWrites', () => {
     });
     assert.doesNotThrow(() => broken.write('a', 1));
     assert.equal(kept.size, 0);
+  });
+
+  test('writeKept writes what waits now, for a request that needs it, and throws as the write does', () => {
+    const counters = channel();
+    full = true;
+    counters.write('a', 1);
+    assert.throws(
+      () => counters.writeKept('a'),
+      (error) => isStorageFull(error),
+    );
+    assert.equal(counters.kept('a'), 1, 'still waiting');
+    full = false;
+    counters.writeKept('a');
+    assert.deepEqual(written, [['a', 1]]);
+    assert.equal(kept.size, 0);
+    assert.doesNotThrow(() => counters.writeKept('b'), 'nothing waits for b');
+  });
+
+  test('work waiting for room goes on at a retry once the kept writes have landed and the disk reports room, once', async () => {
+    let room = false;
+    let resumed = 0;
+    const retrying = new KeptWrites(quiet, { retryMs: 5, hasRoom: async () => room });
+    const counters = retrying.channel<number>('counter', {
+      write: (key, value) => {
+        if (full) throw sqliteFull();
+        written.push([key, value]);
+      },
+      merge: (older, newer) => older + newer,
+    });
+    full = true;
+    counters.write('a', 1);
+    retrying.whenRoom('task', () => resumed++);
+    assert.equal(resumed, 0, 'never at once');
+    await sleep(50);
+    assert.equal(resumed, 0, 'not while writes wait for room');
+    full = false;
+    await until(() => retrying.size === 0);
+    await sleep(50);
+    assert.equal(resumed, 0, 'not while the file system reports no room');
+    room = true;
+    await until(() => resumed === 1);
+    await sleep(50);
+    assert.equal(resumed, 1, 'once');
+    retrying.close();
+  });
+
+  test('a resume that finds the disk full again waits for the next retry; other failures are logged and dropped', async () => {
+    let attempts = 0;
+    const retrying = new KeptWrites(quiet, { retryMs: 5 });
+    retrying.whenRoom('full again', () => {
+      attempts++;
+      if (attempts === 1) throw sqliteFull();
+    });
+    retrying.whenRoom('broken', () => {
+      throw new Error('a defect');
+    });
+    await until(() => attempts === 2);
+    await sleep(50);
+    assert.equal(attempts, 2);
+    retrying.close();
   });
 });
 

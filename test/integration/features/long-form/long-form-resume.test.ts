@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createKeyWithCli, removeDir, request, startTimbre, tempDir, type CreatedKey, type RunningTimbre } from '../../../helpers/timbre.js';
@@ -21,12 +22,12 @@ async function task(server: RunningTimbre, key: string, taskId: string): Promise
   return response.body;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, seconds = 120): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | undefined>, seconds = 120, everyMs = 50): Promise<T> {
   const deadline = Date.now() + seconds * 1000;
   while (Date.now() < deadline) {
     const value = await probe();
     if (value !== undefined) return value;
-    await sleep(50);
+    await sleep(everyMs);
   }
   throw new Error(`timed out waiting for ${what}`);
 }
@@ -81,6 +82,19 @@ async function resumesAfter(stop: (server: RunningTimbre) => Promise<void>): Pro
   } finally {
     await second.stop();
   }
+}
+
+/** The engine host processes of a service: its children that run the engine worker. */
+async function engineHostPids(servicePid: number): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // After "pid (command) ": the state, then the parent's pid.
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const command = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (parent === servicePid && command.includes('worker.ts')) pids.push(Number(entry));
+  }
+  return pids;
 }
 
 describe('long-form tasks across a restart', () => {
@@ -145,5 +159,45 @@ describe('long-form task status while a chunk is regenerated', () => {
     assert.ok(takeDone, 'the regeneration completed');
     assert.equal(takeDone.data.audio_url, `/api/audio/chunk/${taskId}/1`);
     assert.ok(Number(takeDone.data.duration) > 0);
+  });
+});
+
+describe('a long-form task whose engine host is killed', () => {
+  test('the chunk the host was speaking is spoken again on a new host, and every chunk completes', async () => {
+    const dataDir = await tempDir();
+    const admin = await createKeyWithCli(dataDir, 'admin', LIMITS);
+    const server = await startTimbre({ dataDir });
+    after(async () => {
+      await server.stop();
+      await removeDir(dataDir);
+    });
+    const text = Array.from({ length: 6 }, (_, index) => `Sentence ${index + 1} tells a short part of the story.`).join(' ');
+    const started = await request(server.url, 'POST', '/api/generate/clone-chunked', {
+      key: admin.key,
+      json: { voice_id: SLOW_VOICE, text, language: 'en-US' },
+    });
+    assert.equal(started.status, 202, started.text);
+    const taskId: string = started.body.task_id;
+    // Polled gently: reads of tasks have their own budget.
+    const spoken = async () => (await task(server, admin.key, taskId)).chunks.filter((chunk) => chunk.state === 'completed').length;
+    await until('two chunks', async () => ((await spoken()) >= 2 ? true : undefined), 120, 250);
+    // One chunk is always with the engine while the one before it is stored, so the kill lands on a chunk being spoken.
+    const hosts = await engineHostPids(server.process.pid!);
+    assert.equal(hosts.length, 1, 'one engine host runs the task');
+    process.kill(hosts[0]!, 'SIGKILL');
+
+    const ended = await until(
+      'the task to end',
+      async () => {
+        const current = await task(server, admin.key, taskId);
+        return ['completed', 'failed', 'cancelled'].includes(current.status) ? current : undefined;
+      },
+      120,
+      500,
+    );
+    const status = await request(server.url, 'GET', '/api/system/status', { key: admin.key });
+    assert.ok(status.body.engine_host.restarts >= 1, 'the host died under a chunk');
+    assert.equal(ended.status, 'completed', JSON.stringify(ended.error));
+    assert.ok(ended.chunks.every((chunk) => chunk.state === 'completed' && chunk.selected_take === 1 && (chunk.duration ?? 0) > 0));
   });
 });

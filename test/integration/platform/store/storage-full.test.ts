@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import { zipSync } from 'fflate';
 import type WebSocket from 'ws';
 import { encodeWav } from '../../../../src/platform/audio/wav.js';
@@ -52,12 +53,12 @@ function freeDisk(): void {
   rmSync(filler, { force: true });
 }
 
-const LIMITS = ['tts:generate', 'voices:read', 'voices:write', 'clone:create', 'audio:process', 'system:read', 'ws:connect'].flatMap((scope) => [
-  '--rate-limit',
-  `${scope}=1000`,
-]);
+const LIMITS = ['tts:generate', 'tts:timeline', 'voices:read', 'voices:write', 'clone:create', 'audio:process', 'system:read', 'ws:connect'].flatMap(
+  (scope) => ['--rate-limit', `${scope}=1000`],
+);
 const SLOW_VOICE = 'festival:cmu_us_slt_arctic_hts';
 const LONG_TEXT = 'The quick brown fox jumps over the lazy dog near the quiet river bank. '.repeat(20);
+const THREE_LINES = 'One short line. Two short lines. Three short lines.';
 const SINE = encodeWav({ samples: Float32Array.from({ length: 16000 }, (_, i) => Math.sin(i / 8) * 0.4), sampleRate: 16000 });
 
 function voiceArchive(id: string): Buffer {
@@ -131,9 +132,42 @@ describe('a full data disk', { skip }, () => {
     assert.doesNotMatch(JSON.stringify(response.body.error.details), /\//, 'no paths in the details');
   };
 
+  const longForm = async () => {
+    const started = await call('POST', '/api/generate/clone-chunked', { json: { voice_id: 'pico:en-US', text: THREE_LINES, language: 'en-US' } });
+    assert.equal(started.status, 202, started.text);
+    return started.body.task_id as string;
+  };
+  const taskEnded = (taskId: string) =>
+    until(`task ${taskId} to end`, async () => {
+      const { body } = await call('GET', `/api/tasks/${taskId}`);
+      return body.status === 'queued' || body.status === 'running' ? undefined : body;
+    });
+  const signIn = () => request(server.url, 'POST', '/api/session', { json: { api_key: admin.key } });
+  const cookieOf = (response: { headers: Record<string, string | string[] | undefined> }) =>
+    String([response.headers['set-cookie'] ?? []].flat().find((cookie) => cookie.startsWith('timbre_session='))).split(';')[0]!;
+  /** A request the studio signs with its session cookie (changes carry its own Origin). */
+  const asStudio = (method: string, path: string, cookie: string) => request(server.url, method, path, { headers: { cookie, origin: server.url } });
+  /** Whether the session of a cookie is live (an ended one reads as signed out). */
+  const signedIn = async (cookie: string) => {
+    const session = await asStudio('GET', '/api/session', cookie);
+    return session.status === 200 && session.body.signed_in === true;
+  };
+
   /** What existed before the disk filled up, and must survive it. */
-  const existing: { taskId?: string; audio?: string; assetId?: string; keyId?: string } = {};
-  const jobs: { slow?: string; queued?: string } = {};
+  const existing: {
+    taskId?: string;
+    audio?: string;
+    assetId?: string;
+    keyId?: string;
+    doomedKeyId?: string;
+    categoryId?: string;
+    voiceId?: string;
+    cookie?: string;
+    longFormId?: string;
+  } = {};
+  /** What the writes made once space returned, to be found again after a restart. */
+  const written: { cookie?: string } = {};
+  const jobs: { slow?: string; queued?: string; longForm?: string } = {};
   const events: any[] = [];
   let socket: WebSocket;
 
@@ -146,6 +180,13 @@ describe('a full data disk', { skip }, () => {
     existing.audio = spoken.text;
     existing.assetId = (await upload()).body.asset_id;
     existing.keyId = (await call('POST', '/api/api-keys', { json: { name: 'before' } })).body.key_id;
+    existing.doomedKeyId = (await call('POST', '/api/api-keys', { json: { name: 'doomed' } })).body.key_id;
+    existing.categoryId = (await call('POST', '/api/categories', { json: { name: 'Before' } })).body.id;
+    const imported = await call('POST', '/api/voices/import', { body: voiceArchive('voice_before1'), headers: { 'content-type': 'application/zip' } });
+    existing.voiceId = imported.body.imported[0];
+    existing.cookie = cookieOf(await signIn());
+    existing.longFormId = await longForm();
+    assert.equal((await taskEnded(existing.longFormId)).status, 'completed');
     socket = openEventSocket(server.url, { key: admin.key });
     socket.on('message', (raw) => events.push(JSON.parse(String(raw))));
     // The service is killed further on; the socket then just ends.
@@ -165,6 +206,7 @@ describe('a full data disk', { skip }, () => {
     // A slow generation runs while the disk fills up; a second one waits behind it.
     const slow = await generate(LONG_TEXT, { voice_id: SLOW_VOICE, language: 'en', async: true });
     const queued = await generate('Queued behind the slow one.', { async: true });
+    jobs.longForm = await longForm();
     assert.equal(slow.status, 202);
     assert.equal(queued.status, 202);
     fillDisk();
@@ -181,7 +223,11 @@ describe('a full data disk', { skip }, () => {
       const failed = await until(`job.failed for ${taskId}`, async () => events.find((event) => event.type === 'job.failed' && event.data.task_id === taskId));
       assert.equal(failed.data.error.code, 'insufficient_storage');
     }
-    // The ends of both jobs could not be written: they wait in memory.
+    // The long-form task behind them stops at its first chunk; it resumes once there is room (see below).
+    const stopped = await taskEnded(jobs.longForm);
+    assert.equal(stopped.status, 'failed');
+    assert.ok(stopped.chunks.every((chunk: any) => chunk.state === 'failed' && chunk.error.code === 'insufficient_storage'));
+    // The ends of the jobs could not be written: they wait in memory.
     assert.ok((await pendingWrites()) > 0);
     assert.equal(server.process.exitCode, null);
   });
@@ -219,9 +265,110 @@ describe('a full data disk', { skip }, () => {
     assert.equal(server.process.exitCode, null);
   });
 
+  /** Everything the writes refused on a full disk would have changed, as it was before. */
+  const assertAsBefore = async (when: string) => {
+    assert.deepEqual((await call('GET', '/api/favorites')).body.voices, [], `${when}: favorites`);
+    assert.deepEqual(
+      (await call('GET', '/api/categories')).body.categories.map((category: { name: string }) => category.name),
+      ['Before'],
+      `${when}: categories`,
+    );
+    assert.deepEqual((await call('GET', '/api/voices/pico:en-US')).body.tags, [], `${when}: tags`);
+    assert.equal((await call('GET', `/api/voices/${existing.voiceId}`)).status, 200, `${when}: voice`);
+    assert.equal((await call('GET', `/api/timeline/${existing.longFormId}`)).body.version, 0, `${when}: layout`);
+    const keys: { key_id: string; name: string; revoked_at: string | null }[] = (await call('GET', '/api/api-keys')).body.keys;
+    const key = keys.find((candidate) => candidate.key_id === existing.keyId);
+    assert.deepEqual([key?.name, key?.revoked_at], ['before', null], `${when}: key`);
+    assert.ok(
+      keys.some((candidate) => candidate.key_id === existing.doomedKeyId),
+      `${when}: deleted key`,
+    );
+    assert.ok(await signedIn(existing.cookie!), `${when}: session`);
+    assert.equal((await call('GET', `/api/assets/${existing.assetId}`)).status, 200, `${when}: asset`);
+  };
+
+  /** The timeline as read, with its second block moved: a layout to save. */
+  const movedLayout = async () => {
+    const layout = (await call('GET', `/api/timeline/${existing.longFormId}`)).body;
+    layout.blocks[1].start += 0.5;
+    return layout;
+  };
+
+  test('every route family that writes answers 507 on a full disk, and nothing it refused appears later', async () => {
+    fillDisk();
+    const layout = await movedLayout();
+    const refused = {
+      favorite: await call('POST', '/api/favorites/pico:en-US'),
+      'new category': await call('POST', '/api/categories', { json: { name: 'During' } }),
+      'category delete': await call('DELETE', `/api/categories/${existing.categoryId}`),
+      'voice update': await call('PUT', '/api/voices/pico:en-US', { json: { tags: ['during'] } }),
+      'voice delete': await call('DELETE', `/api/voices/${existing.voiceId}`),
+      layout: await call('POST', `/api/timeline/${existing.longFormId}/layout`, { json: layout }),
+      'track import': await call('POST', `/api/timeline/${existing.longFormId}/import-track`, { json: { asset_id: existing.assetId } }),
+      'key rename': await call('PATCH', `/api/api-keys/${existing.keyId}`, { json: { name: 'renamed' } }),
+      'key revoke': await call('POST', `/api/api-keys/${existing.keyId}/revoke`),
+      'key delete': await call('DELETE', `/api/api-keys/${existing.doomedKeyId}`),
+      'sign-in': await signIn(),
+      'sign-out': await asStudio('DELETE', '/api/session', existing.cookie!),
+      'asset delete': await call('DELETE', `/api/assets/${existing.assetId}`),
+    };
+    for (const [what, response] of Object.entries(refused)) assertFull(response, what);
+    await assertAsBefore('while the disk is full');
+  });
+
+  /** The same writes, once there is room: each answers success. */
+  const writeEveryFamily = async () => {
+    assert.deepEqual((await call('POST', '/api/favorites/pico:en-US')).body, { voice_id: 'pico:en-US', favorite: true });
+    assert.equal((await call('POST', '/api/categories', { json: { name: 'After' } })).status, 201);
+    assert.equal((await call('DELETE', `/api/categories/${existing.categoryId}`)).status, 204);
+    assert.equal((await call('PUT', '/api/voices/pico:en-US', { json: { tags: ['after'] } })).status, 200);
+    assert.equal((await call('DELETE', `/api/voices/${existing.voiceId}`)).status, 204);
+    const saved = await call('POST', `/api/timeline/${existing.longFormId}/layout`, { json: await movedLayout() });
+    assert.equal(saved.status, 200, saved.text);
+    assert.equal((await call('PATCH', `/api/api-keys/${existing.keyId}`, { json: { name: 'renamed' } })).status, 200);
+    assert.equal((await call('POST', `/api/api-keys/${existing.keyId}/revoke`)).status, 200);
+    assert.equal((await call('DELETE', `/api/api-keys/${existing.doomedKeyId}`)).status, 204);
+    const opened = await signIn();
+    assert.equal(opened.status, 201);
+    written.cookie = cookieOf(opened);
+    assert.equal((await asStudio('DELETE', '/api/session', existing.cookie!)).status, 204);
+    assert.equal((await call('DELETE', `/api/assets/${existing.assetId}`)).status, 204);
+  };
+
+  /** What `writeEveryFamily` did, read back (after a restart). */
+  const assertEveryFamilyWritten = async () => {
+    assert.deepEqual(
+      (await call('GET', '/api/favorites')).body.voices.map((voice: { id: string }) => voice.id),
+      ['pico:en-US'],
+    );
+    assert.deepEqual(
+      (await call('GET', '/api/categories')).body.categories.map((category: { name: string }) => category.name),
+      ['After'],
+    );
+    assert.deepEqual((await call('GET', '/api/voices/pico:en-US')).body.tags, ['after']);
+    assert.equal((await call('GET', `/api/voices/${existing.voiceId}`)).status, 404);
+    assert.equal((await call('GET', `/api/timeline/${existing.longFormId}`)).body.version, 1);
+    const keys: { key_id: string; name: string; revoked_at: string | null }[] = (await call('GET', '/api/api-keys')).body.keys;
+    const key = keys.find((candidate) => candidate.key_id === existing.keyId);
+    assert.equal(key?.name, 'renamed');
+    assert.notEqual(key?.revoked_at, null);
+    assert.ok(!keys.some((candidate) => candidate.key_id === existing.doomedKeyId));
+    assert.ok(await signedIn(written.cookie!), 'the session opened once there was room');
+    assert.ok(!(await signedIn(existing.cookie!)), 'the session signed out of once there was room');
+    assert.equal((await call('GET', `/api/assets/${existing.assetId}`)).status, 404);
+  };
+
   test('once space returns, what waited in memory reaches SQLite and the same writes succeed', async () => {
     freeDisk();
     await until('the kept writes to land', async () => ((await pendingWrites()) === 0 ? true : undefined), 30_000);
+    await assertAsBefore('once space returns');
+    // The long-form task that stopped for lack of space goes on by itself.
+    const resumed = await until('the long-form task to resume and complete', async () => {
+      const { body } = await call('GET', `/api/tasks/${jobs.longForm}`);
+      return body.status === 'completed' ? body : undefined;
+    });
+    assert.ok(resumed.chunks.every((chunk: any) => chunk.state === 'completed' && chunk.selected_take === 1));
+    await writeEveryFamily();
     assert.equal((await generate('Spoken once there is room again.')).status, 200);
     assert.equal((await upload()).status, 201);
     assert.equal((await call('POST', '/api/api-keys', { json: { name: 'after' } })).status, 201);
@@ -239,6 +386,8 @@ describe('a full data disk', { skip }, () => {
       assert.equal(body.error.code, 'insufficient_storage');
     }
     assert.equal((await call('GET', `/api/tasks/${existing.taskId}/audio`)).text, existing.audio);
+    await assertEveryFamilyWritten();
+    assert.equal((await call('GET', `/api/tasks/${jobs.longForm}`)).body.status, 'completed');
   });
 
   test('a restart on a full disk starts, recovers the interrupted job and answers reads', async () => {
@@ -257,10 +406,14 @@ describe('a full data disk', { skip }, () => {
     assertFull(await generate('Refused after a restart on a full disk.'), 'generation after restart');
   });
 
-  test('a database closed cleanly opens on a full disk too: reads answer, writes wait for space', async () => {
+  test('a database closed cleanly opens on a full disk too: reads answer, writes wait for space; presets without rows still speak', async () => {
     freeDisk();
     await until('the kept writes to land', async () => ((await pendingWrites()) === 0 ? true : undefined), 30_000);
     await server.stop();
+    // As on a first start that finds the disk full: no preset has its row yet.
+    const db = new Database(join(dataDir, 'timbre.db'));
+    db.prepare("DELETE FROM voices WHERE type = 'preset'").run();
+    db.close();
     fillDisk();
     await start();
     const status = await call('GET', '/api/system/status');
@@ -268,7 +421,18 @@ describe('a full data disk', { skip }, () => {
     assert.equal((await call('GET', `/api/tasks/${existing.taskId}`)).body.status, 'completed');
     assert.equal((await call('GET', '/api/system/info')).status, 200);
     assertFull(await call('POST', '/api/api-keys', { json: { name: 'refused' } }), 'key after a clean restart');
+    const presets = await call('GET', '/api/voices?type=preset&limit=500');
+    assert.ok(
+      presets.body.voices.some((voice: { id: string }) => voice.id === 'pico:en-US'),
+      'the engines’ presets are listed',
+    );
+    assert.equal((await call('GET', '/api/voices/pico:en-US')).status, 200);
+    assertFull(await generate('A preset whose row could not be written.'), 'preset generation');
+    assertFull(await call('POST', '/api/favorites/pico:en-US'), 'favorite of a preset without its row');
     freeDisk();
+    await until('the preset rows to land', async () => ((await pendingWrites()) === 0 ? true : undefined), 15_000);
+    assert.deepEqual((await call('POST', '/api/favorites/pico:en-US')).body, { voice_id: 'pico:en-US', favorite: true });
+    assert.equal((await call('GET', '/api/voices?type=preset&limit=1')).body.total, presets.body.total);
     assert.equal((await call('POST', '/api/api-keys', { json: { name: 'accepted' } })).status, 201);
     assert.equal((await generate('Spoken after the disk was freed.')).status, 200);
   });

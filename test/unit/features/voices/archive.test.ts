@@ -16,6 +16,7 @@ import type { VoiceInfo } from '../../../../src/platform/engines/types.js';
 import { removeDir, tempDir } from '../../../helpers/timbre.js';
 import { deflatedZeros, rawZip } from '../../../helpers/zips.js';
 import { AudioStore } from '../../../../src/platform/store/audio-store.js';
+import { KeptWrites } from '../../../../src/platform/store/kept-writes.js';
 import { createLog } from '../../../../src/platform/log.js';
 
 const LIMITS = { maxExpandedBytes: 1024 * 1024 * 1024 };
@@ -309,7 +310,7 @@ describe('preset sync', () => {
         presets: async () => ({ voices: installed, failedEngines: [] }),
         refreshMs: 60_000,
         audio: new AudioStore(dataDir),
-        log: createLog('silent'),
+        kept: new KeptWrites(createLog('silent')),
         archiveLimits: LIMITS,
       });
       await service.update('a:one', { tags: ['kept'], favorite: true });

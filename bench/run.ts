@@ -5,6 +5,7 @@ import { loadConfig } from '../src/platform/config.js';
 import { engineDescriptors } from '../src/platform/engines/registry.js';
 import type { EngineDescriptor, Recognizer, Synthesizer } from '../src/platform/engines/types.js';
 import { benchCloning } from './cloning.js';
+import { benchFairness } from './fairness.js';
 import { benchHostOverhead } from './host-overhead.js';
 import { benchIntelligibility } from './intelligibility.js';
 import { benchLongForm } from './long-form.js';
@@ -51,6 +52,12 @@ printTable(
   service,
 );
 
+const fairness = await benchFairness();
+printTable(
+  'A sentence behind a 5,000-character job (the real service; one-sentence requests of the same key and voice, one after another while the long job runs; goals: each within 5 s, the service at most 400 MiB)',
+  fairness,
+);
+
 const longForm = await benchLongForm(config);
 printTable('Long-form generation of 2,000 characters (real path: queue, engine host, files)', longForm);
 
@@ -73,6 +80,7 @@ const results = {
   recognition,
   host_overhead: overhead,
   service,
+  fairness,
   long_form: longForm,
   cloning,
   intelligibility,

@@ -16,7 +16,7 @@ const MAX_ROUNDS = 25;
 const BARE_SECONDS = 5;
 
 /** The real service on a free port, with no contract check, and a key no rate limit slows down. */
-async function startService() {
+export async function startService() {
   const service = await startTimbre({ env: { TIMBRE_CONTRACT_CHECK: 'false' } });
   const limits = ['tts:generate', 'voices:read', 'ws:connect'].flatMap((scope) => ['--rate-limit', `${scope}=100000`]);
   const { key } = await createKeyWithCli(service.dataDir, 'bench', limits);

@@ -25,15 +25,32 @@ const PARAGRAPHS = [
   'A small museum at the base of the tower displays his journals, his lantern, and a map of the coast.',
 ];
 
+/** Plain Japanese prose, for Open JTalk. */
+const JAPANESE_PARAGRAPHS = [
+  '古い灯台は百年以上も港の端に立っていた。',
+  '毎晩、灯台守は狭い階段を上り、明かりをともして、船が帰ってくるのを見守った。',
+  '漁師たちは、晴れた夜には湾の向こう側からでも光が見えると言っていた。',
+  '冬には嵐が激しく、波は雷のような音を立てて下の岩に砕けた。',
+  '日曜日の午後になると、村の子どもたちが難破や救助の話を聞きにやって来た。',
+  '灯台守は日記をつけていて、天気や潮の満ち引き、通り過ぎる船の名前を書き留めていた。',
+];
+
+/** About `length` characters of the sentences, repeated, ending at a sentence. */
+function prose(sentences: readonly string[], length: number, separator: string): string {
+  const taken: string[] = [];
+  for (let index = 0; taken.join(separator).length < length; index++) taken.push(sentences[index % sentences.length]!);
+  while (taken.length > 1 && taken.join(separator).length > length) taken.pop();
+  return taken.join(separator);
+}
+
 /** About 2,000 characters of plain English prose. */
-export const LONG_TEXT = (() => {
-  const sentences: string[] = [];
-  for (let index = 0; sentences.join(' ').length < 2000; index++) sentences.push(PARAGRAPHS[index % PARAGRAPHS.length]!);
-  return sentences
-    .join(' ')
+export const LONG_TEXT = (() =>
+  prose(PARAGRAPHS, 2000 + 200, ' ')
     .slice(0, 2000)
-    .replace(/\s+\S*$/, '.');
-})();
+    .replace(/\s+\S*$/, '.'))();
+
+/** At most 5,000 characters (the default longest request) of English prose, and of Japanese prose. */
+export const FULL_TEXT = { en: prose(PARAGRAPHS, 5000, ' '), ja: prose(JAPANESE_PARAGRAPHS, 5000, '') };
 
 /** Sentences of a text, for time-to-first-audio: long-form generation speaks one sentence at a time. */
 export function sentencesOf(text: string): string[] {

@@ -9,6 +9,7 @@ import { stopWarmFfmpeg } from '../platform/audio/warm-ffmpeg.js';
 import { AudioStore } from '../platform/store/audio-store.js';
 import { openDatabase, type Db } from '../platform/store/database.js';
 import { KeptWrites } from '../platform/store/kept-writes.js';
+import { diskIsFull } from '../platform/storage-full.js';
 
 /** What every capability stands on: the store, the event bus, the compute queue and the engine host. */
 export interface Platform {
@@ -26,7 +27,7 @@ export interface Platform {
 export function openPlatform(config: Config): Platform {
   const log = createLog(config.logLevel);
   const db = openDatabase(config.dataDir);
-  const kept = new KeptWrites(log);
+  const kept = new KeptWrites(log, { hasRoom: async () => !(await diskIsFull(config.dataDir)) });
   const events = new EventBus(log);
   // Host processes start with the first engine job, so the CLI and an idle service pay nothing.
   const engines = new EngineHost({

@@ -91,7 +91,7 @@ export function createServices(config: Config): Services {
 }
 
 /** Voices and the capabilities that make them: presets, previews, clones and designs. */
-function voiceServices({ config, db, engines, queue, audio, voiceFiles, log }: Platform) {
+function voiceServices({ config, db, engines, queue, audio, voiceFiles, kept }: Platform) {
   const voiceRepository = new VoiceRepository(db);
   // Presets are read from the engines on the first voice request, then at most every 5 minutes.
   const voices = new VoiceService({
@@ -101,7 +101,7 @@ function voiceServices({ config, db, engines, queue, audio, voiceFiles, log }: P
     dataDir: config.dataDir,
     presets: enginePresets(engines, config.modelsDir),
     refreshMs: 5 * 60 * 1000,
-    log,
+    kept,
     archiveLimits: { maxExpandedBytes: config.maxArchiveExpandedBytes },
   });
   const presets = () => allPresets(voices);
@@ -109,7 +109,7 @@ function voiceServices({ config, db, engines, queue, audio, voiceFiles, log }: P
   const limits = { minSpeechSeconds: config.cloneMinSpeechSeconds, maxSampleSeconds: config.cloneMaxSampleSeconds };
   return {
     voices,
-    previews: new PreviewService({ engines, voiceFiles, queue, audio, voices: voiceRepository, findVoice }),
+    previews: new PreviewService({ engines, voiceFiles, queue, audio, voices: voiceRepository, findVoice, maxAudioSeconds: config.maxAudioSeconds }),
     cloning: new CloneService({ engines, queue, voices: voiceRepository, voiceFiles, modelsDir: config.modelsDir, dataDir: config.dataDir, presets, limits }),
     design: new DesignService({ engines, queue, voices: voiceRepository, voiceFiles, modelsDir: config.modelsDir, presets }),
   };
@@ -122,11 +122,12 @@ function speechServices(platform: Platform, voices: VoiceService) {
   const taskService = new TaskService({ tasks, audio });
   const chunks = new ChunkRepository(db, kept);
   const findVoice = (id: string) => voices.get(id);
-  const common = { engines, voiceFiles, queue, events, tasks, taskService, audio, findVoice, maxTextChars: config.maxTextChars };
+  const limits = { maxTextChars: config.maxTextChars, maxAudioSeconds: config.maxAudioSeconds };
+  const common = { engines, voiceFiles, queue, events, tasks, taskService, audio, findVoice, ...limits };
   const services = {
     tasks: taskService,
     generation: new GenerationService(common),
-    longForm: new LongFormService({ ...common, chunks, presets: () => allPresets(voices) }),
+    longForm: new LongFormService({ ...common, chunks, kept, presets: () => allPresets(voices) }),
   };
   return { services, chunks, taskRepository: tasks };
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Config } from '../platform/config.js';
 import { createServices } from '../app/services.js';
-import { ALL_SCOPES, SCOPE_DEFAULT_LIMITS } from '../features/access/index.js';
+import { ALL_BUDGETS, BUDGET_DEFAULT_LIMITS } from '../features/access/index.js';
 
 /** The key `timbre studio` signs the browser in with: made once with every scope, then reused. */
 export const STUDIO_KEY_NAME = 'Timbre Studio';
@@ -9,7 +9,7 @@ export const STUDIO_KEY_NAME = 'Timbre Studio';
  * A person's clicks are bursty (one screen lists voices, plays previews, follows a long-form run),
  * so the studio key gets ten times the default limits; `timbre keys limits` changes them.
  */
-const STUDIO_LIMITS = Object.fromEntries(ALL_SCOPES.map((scope) => [scope, SCOPE_DEFAULT_LIMITS[scope] * 10]));
+const STUDIO_LIMITS = Object.fromEntries(ALL_BUDGETS.map((budget) => [budget, BUDGET_DEFAULT_LIMITS[budget] * 10]));
 
 interface StudioOptions {
   open: boolean;

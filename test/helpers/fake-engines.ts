@@ -1,6 +1,19 @@
 import { EngineClient, type CallOptions, type EngineCall, type EngineMethod, type EngineResult } from '../../src/platform/engines/host/calls.js';
 import { isResultOf } from '../../src/platform/engines/host/results.js';
 import { EngineError } from '../../src/platform/errors.js';
+import type { SpeakingVoice } from '../../src/platform/speech/speech.js';
+
+/** The preset the capability unit tests speak with (the fake engines speak any voice). */
+export const PICO_EN_US: SpeakingVoice = {
+  id: 'pico:en-US',
+  type: 'preset',
+  engine: 'pico',
+  engineVoice: 'en-US',
+  language: 'en-US',
+  languages: [],
+  available: true,
+  settings: {},
+};
 
 /**
  * Engines for unit tests of the services: every synthesis answers a 220 Hz tone of `seconds`,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app/http.js';
 import { createServices, type Services } from '../../src/app/services.js';
-import { ALL_SCOPES, type RateLimits } from '../../src/features/access/scopes.js';
+import { ALL_BUDGETS, type RateLimits } from '../../src/features/access/scopes.js';
 import { loadConfig, type Config } from '../../src/platform/config.js';
 import { assertContractKept, removeDir, tempDir } from './timbre.js';
 
@@ -23,8 +23,8 @@ export interface InProcessTimbre {
   close(): Promise<void>;
 }
 
-/** Every scope at this limit: a test's own requests never meet the default budgets by accident. */
-const ROOMY: RateLimits = Object.fromEntries(ALL_SCOPES.map((scope) => [scope, 100_000]));
+/** Every budget at this limit: a test's own requests never meet the default budgets by accident. */
+const ROOMY: RateLimits = Object.fromEntries(ALL_BUDGETS.map((budget) => [budget, 100_000]));
 
 /** `flags` are `timbre serve` flags without their dashes (`{ 'max-text-chars': '100' }`). */
 export async function startInProcess(options: { flags?: Record<string, string>; env?: NodeJS.ProcessEnv } = {}): Promise<InProcessTimbre> {

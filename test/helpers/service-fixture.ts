@@ -7,6 +7,7 @@ import { VoiceFiles } from '../../src/platform/speech/voice-files.js';
 import { AudioStore } from '../../src/platform/store/audio-store.js';
 import { openDatabase, type Db } from '../../src/platform/store/database.js';
 import { KeptWrites } from '../../src/platform/store/kept-writes.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { removeDir, tempDir } from './timbre.js';
 
 /** The platform under a capability's service in unit tests: real SQLite, queue, events and files in a temp dir. */
@@ -21,6 +22,8 @@ export interface ServiceFixture {
   taskService: TaskService;
   audio: AudioStore;
   voiceFiles: VoiceFiles;
+  /** The service's default bound on the audio of one request (TIMBRE_MAX_AUDIO_SECONDS). */
+  maxAudioSeconds: number;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,7 @@ export async function serviceFixture(): Promise<ServiceFixture> {
     taskService: new TaskService({ tasks, audio }),
     audio,
     voiceFiles: new VoiceFiles(dir),
+    maxAudioSeconds: loadConfig({}).maxAudioSeconds,
     close: async () => {
       await queue.close();
       kept.close();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
 import { promisify } from 'node:util';
-import { ALL_SCOPES } from '../../src/features/access/scopes.js';
+import { ALL_BUDGETS } from '../../src/features/access/scopes.js';
 
 const BIN = fileURLToPath(new URL('../../bin/timbre.mjs', import.meta.url));
 const run = promisify(execFile);
@@ -143,10 +143,10 @@ export interface ServerFixture {
 }
 
 /**
- * Keys a test mints from the admin key share its budget, so the admin gets room in every scope
+ * Keys a test mints from the admin key share its budget, so the admin gets room in every budget
  * (later `--rate-limit` flags, a suite's own, override these).
  */
-export const GENEROUS_LIMITS = ALL_SCOPES.flatMap((scope) => ['--rate-limit', `${scope}=100000`]);
+export const GENEROUS_LIMITS = ALL_BUDGETS.flatMap((budget) => ['--rate-limit', `${budget}=100000`]);
 
 /**
  * Starts the service before the tests of the enclosing suite (with an admin key made through the

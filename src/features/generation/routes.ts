@@ -13,7 +13,11 @@ const GenerateBodySchema = Type.Object(
   {
     voice_id: Type.String({ minLength: 1, maxLength: 200, description: 'Identifier of the voice to speak with' }),
     text: Type.String({ description: 'Text to speak; at most TIMBRE_MAX_TEXT_CHARS characters (default 5000)' }),
-    language: languageSchema('BCP-47 language code of the text'),
+    language: Type.Optional(
+      languageSchema(
+        'BCP-47 language code of the text; the voice must speak it (else 422 language_not_supported). When absent: the voice’s own language, or another language the voice speaks only when the text is confidently in it (see docs/capabilities.md)',
+      ),
+    ),
     speed: Type.Optional(
       Type.Number({ minimum: 0.25, maximum: 4, description: '1 is the voice’s normal rate; engines speak 0.5 to 2, and the rest is stretched afterwards' }),
     ),
@@ -61,7 +65,7 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationS
         response: withErrors(
           { 200: binaryResponse(AUDIO_DESCRIPTION, AUDIO_MEDIA_TYPES, HEADERS.taskId, HEADERS.audioDuration), 202: AcceptedSchema },
           JOB_ERRORS,
-          { 400: ['text_empty', 'voice_type_mismatch'], 404: ['voice_not_found'], 413: ['text_too_long'], 503: ['voice_unavailable'] },
+          { 400: ['text_empty', 'voice_type_mismatch'], 404: ['voice_not_found'], 413: ['text_too_long'], 422: ['audio_too_long'], 503: ['voice_unavailable'] },
         ),
       },
       handler: async (request, reply) => {
@@ -83,6 +87,7 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationS
         return reply
           .header('x-task-id', done.task.id)
           .header('x-audio-duration', String(done.task.duration ?? 0))
+          .header('content-length', String(done.size))
           .type(done.contentType)
           .send(done.audio);
       },

@@ -1,7 +1,9 @@
 import { contentTypeOf, FILE_EXTENSIONS } from '../../platform/audio/encode.js';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
 import type { EventBus } from '../../platform/events.js';
-import { PassThrough } from 'node:stream';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { PassThrough, type Readable } from 'node:stream';
 import { Type, type Static } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
@@ -13,11 +15,12 @@ import { normalizeText } from '../../platform/text/normalize.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
 import { cancelJobs, cancelOwnJobs, type CancelledJob } from '../../platform/jobs/job-cancel.js';
 import { renderingOf, VoiceRenderingSchema } from '../../platform/speech/voice-rendering.js';
+import { checkAudioBudget, QUICK_SPEECH_SECONDS } from '../../platform/speech/speech-budget.js';
 import type { VoiceFiles } from '../../platform/speech/voice-files.js';
 import {
-  assertSpeaks,
   assertUsable,
   GenerationFormatSchema,
+  speakingLanguage,
   speakToFile,
   SpeechRequestSchema,
   type GenerationFormat,
@@ -33,7 +36,8 @@ export type { SpeakingVoice, VoiceType };
 export interface GenerateInput {
   voiceId: string;
   text: string;
-  language: string;
+  /** BCP 47; the voice's own language when absent (see `speakingLanguage`). */
+  language?: string;
   /** 0.25 to 4; engines speak 0.5 to 2 and the rest is stretched afterwards. */
   speed?: number;
   /** Pitch factor for engines that shift pitch natively (1 is the voice's own). */
@@ -52,10 +56,14 @@ const SynthesisPayloadSchema = Type.Object({
   sampleRate: Type.Optional(Type.Integer()),
   /** Milliseconds the request spent preparing the text, recorded with the other stages. */
   textMs: Type.Optional(Type.Number()),
+  /** Seconds of audio the text is expected to make (speech-budget.ts): a short one is a quick job. */
+  expectedSeconds: Type.Optional(Type.Number()),
 });
 type SynthesisPayload = Static<typeof SynthesisPayloadSchema>;
 
-export const SYNTHESIS_JOB = jobKind('synthesis', SynthesisPayloadSchema);
+export const SYNTHESIS_JOB = jobKind('synthesis', SynthesisPayloadSchema, {
+  quick: (payload) => payload.expectedSeconds !== undefined && payload.expectedSeconds <= QUICK_SPEECH_SECONDS,
+});
 
 function newGenerationTask(fields: Pick<TaskRecord, 'ownerKeyId' | 'voiceId' | 'text' | 'language' | 'format' | 'sampleRate'>): TaskRecord {
   const now = new Date().toISOString();
@@ -89,14 +97,9 @@ class LiveAudio implements AudioSink {
   }
 }
 
-/**
- * A request of this process waiting on its synthesis: it may stream the audio as it is made, and
- * is handed the stored file's bytes so that it need not read them back. A job run elsewhere hands
- * over nothing; the request then reads the stored file.
- */
+/** A request of this process streaming its synthesis as it is made. */
 interface Waiter {
-  live?: LiveAudio;
-  stored?: Buffer;
+  live: LiveAudio;
 }
 
 export interface StreamedSpeech {
@@ -118,6 +121,8 @@ export interface GenerationDeps {
   events: EventBus;
   findVoice(id: string): Promise<SpeakingVoice>;
   maxTextChars: number;
+  /** Seconds of audio one request may make (TIMBRE_MAX_AUDIO_SECONDS). */
+  maxAudioSeconds: number;
 }
 
 /**
@@ -141,18 +146,20 @@ export class GenerationService {
     const started = performance.now();
     checkTextLength(input.text, this.deps.maxTextChars);
     const voice = await this.usableVoice(type, input);
+    const language = speakingLanguage(voice, input.text, input.language);
     const format = input.format ?? 'wav';
-    const task = newGenerationTask({ ownerKeyId, voiceId: voice.id, text: input.text, language: input.language, format, sampleRate: input.sampleRate ?? null });
+    const task = newGenerationTask({ ownerKeyId, voiceId: voice.id, text: input.text, language, format, sampleRate: input.sampleRate ?? null });
     const now = task.createdAt;
-    this.deps.tasks.insert(task);
     const request: Static<typeof SpeechRequestSchema> = {
-      text: normalizeText(input.text, input.language),
+      text: normalizeText(input.text, language),
       voice: voice.engineVoice,
-      language: input.language,
+      language,
       speed: input.speed,
       pitch: input.pitch,
       seed: input.seed,
     };
+    const expectedSeconds = checkAudioBudget([{ request, rendering: renderingOf(voice) }], this.deps.maxAudioSeconds);
+    this.deps.tasks.insert(task);
     const textMs = Math.round((performance.now() - started) * 10) / 10;
     if (waiter) this.waiting.set(task.id, waiter);
     const job = submitTaskJob(this.deps.tasks, task.id, () =>
@@ -168,6 +175,7 @@ export class GenerationService {
           format,
           sampleRate: input.sampleRate,
           textMs,
+          expectedSeconds,
         } satisfies SynthesisPayload,
       }),
     );
@@ -185,7 +193,6 @@ export class GenerationService {
         route_type: type,
       });
     }
-    assertSpeaks(voice, input.language);
     return voice;
   }
 
@@ -225,18 +232,21 @@ export class GenerationService {
     if (this.deps.queue.active((job) => job.id === jobId).length > 0) this.deps.queue.cancel(jobId);
   }
 
-  /** Submits like `submit` and waits for the task: its audio, or the job's error. */
-  async speak(type: VoiceType | undefined, input: GenerateInput, ownerKeyId: string): Promise<{ task: TaskRecord; audio: Buffer; contentType: string }> {
-    const waiter: Waiter = {};
-    const { task, job } = await this.submitWaiting(type, input, ownerKeyId, waiter);
-    try {
-      await completedJob(this.deps.queue, job.id);
-    } finally {
-      this.waiting.delete(task.id);
-    }
+  /**
+   * Submits like `submit` and waits for the task: its stored audio, read from the file as it is
+   * sent (however long, it is never held whole), or the job's error.
+   */
+  async speak(
+    type: VoiceType | undefined,
+    input: GenerateInput,
+    ownerKeyId: string,
+  ): Promise<{ task: TaskRecord; audio: Readable; size: number; contentType: string }> {
+    const { task, job } = await this.submit(type, input, ownerKeyId);
+    await completedJob(this.deps.queue, job.id);
     const done = this.deps.tasks.get(task.id)!;
-    const audio = waiter.stored ?? (await this.deps.taskService.audioOf(done));
-    return { task: done, audio, contentType: contentTypeOf(done.format, done.sampleRate) };
+    const file = this.deps.audio.absolute(done.audioPath!);
+    const { size } = await stat(file);
+    return { task: done, audio: createReadStream(file), size, contentType: contentTypeOf(done.format, done.sampleRate) };
   }
 
   /** Submits with a waiter; a submission refused after the waiter was registered leaves none behind. */
@@ -267,7 +277,7 @@ export class GenerationService {
     const stored = this.deps.audio.pathFor(`${payload.taskId}.${FILE_EXTENSIONS[payload.format]}`);
     const waiter = this.waiting.get(payload.taskId);
     this.waiting.delete(payload.taskId);
-    const spoken = await speakToFile(this.deps, { ...payload, stored, stream: waiter?.live }, context);
+    const spoken = await speakToFile(this.deps, { ...payload, stored, stream: waiter?.live, maxSeconds: this.deps.maxAudioSeconds }, context);
     const queueMs = job.startedAt ? Date.parse(job.startedAt) - Date.parse(job.createdAt) : 0;
     const stages = { queue_ms: queueMs, text_ms: payload.textMs ?? 0, ...spoken.stages };
     await this.deps.audio.record(stored, () =>
@@ -277,7 +287,6 @@ export class GenerationService {
         new Date().toISOString(),
       ),
     );
-    if (waiter) waiter.stored = spoken.audio;
     return { task_id: payload.taskId, audio_url: `/api/tasks/${payload.taskId}/audio`, duration: spoken.duration };
   }
 }

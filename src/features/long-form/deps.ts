@@ -4,6 +4,7 @@ import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { SpeakingVoice } from '../../platform/speech/speech.js';
 import type { VoiceFiles } from '../../platform/speech/voice-files.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
+import type { KeptWrites } from '../../platform/store/kept-writes.js';
 import type { TaskRepository, TaskService } from '../tasks/index.js';
 import type { ChunkRepository } from './chunk-repository.js';
 
@@ -17,7 +18,11 @@ export interface LongFormDeps {
   taskService: TaskService;
   chunks: ChunkRepository;
   audio: AudioStore;
+  /** Where a task that ran out of space waits for room (see resume.ts). */
+  kept: KeptWrites;
   findVoice(id: string): Promise<SpeakingVoice>;
   presets(): Promise<SpeakingVoice[]>;
   maxTextChars: number;
+  /** Seconds of audio one task, and one chunk, may make (TIMBRE_MAX_AUDIO_SECONDS). */
+  maxAudioSeconds: number;
 }

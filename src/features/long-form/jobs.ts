@@ -11,12 +11,18 @@ import { isStorageFull } from '../../platform/storage-full.js';
 import type { ChunkRecord, TakeChanges, TakeRecord } from './chunk-repository.js';
 import { roundTo } from '../../platform/util/round.js';
 import { normalizeText } from '../../platform/text/normalize.js';
+import { audioTooLong } from '../../platform/text/limits.js';
 import { speakToFile } from '../../platform/speech/speech.js';
 import { renderingOf } from '../../platform/speech/voice-rendering.js';
 import { EngineError } from '../../platform/errors.js';
 import { type LongFormDeps } from './deps.js';
 
-const SpeakPendingSchema = Type.Object({ taskId: Type.String(), speed: Type.Optional(Type.Number()) });
+const SpeakPendingSchema = Type.Object({
+  taskId: Type.String(),
+  speed: Type.Optional(Type.Number()),
+  /** Only these chunks (a resume of the failed ones); absent: every chunk. */
+  chunks: Type.Optional(Type.Array(Type.Integer())),
+});
 const SpeakTakeSchema = Type.Object({ taskId: Type.String(), index: Type.Integer(), take: Type.Integer(), speed: Type.Optional(Type.Number()) });
 const MergeRequestSchema = Type.Object({
   taskId: Type.String(),
@@ -36,6 +42,8 @@ export const MERGE_JOB = jobKind('merge', MergeRequestSchema);
 const PREFIX = 'preset:';
 /** Chunks handed to the engine beyond the one being stored: one keeps the engine busy, more only queue. */
 const CHUNKS_AHEAD = 1;
+/** A chunk whose engine host crashed under it is spoken again this many times (on the restarted host) before it fails. */
+const CRASH_RETRIES = 1;
 
 function selectedTake(chunk: ChunkRecord): TakeRecord {
   return chunk.takes.find((take) => take.take === chunk.selectedTake)!;
@@ -47,11 +55,13 @@ export class LongFormJobs {
 
   /**
    * Speaks, in order, every chunk whose selected take has no audio yet: all of them on the first
-   * run, and after a restart those the stop cut short (finished takes keep their files). The next
-   * chunk is already with the engine while one is encoded and stored (CHUNKS_AHEAD), so the engine
-   * never waits for the disk. A chunk that fails is recorded and the others still speak; the job
-   * then fails naming the failed chunks. When the job ends early (cancelled, disk full) the takes
-   * it did not reach end with it, so no take stays pending with nothing left to speak it.
+   * run, after a restart those the stop cut short (finished takes keep their files), and in a
+   * resume the failed ones it names (`chunks`). The next chunk is already with the engine while
+   * one is encoded and stored (CHUNKS_AHEAD), so the engine never waits for the disk. A chunk
+   * whose engine host crashed is spoken once more (CRASH_RETRIES); one that fails is recorded and
+   * the others still speak; the job then fails naming the failed chunks. When the job ends early
+   * (cancelled, disk full) the takes it did not reach end with it, so no take stays pending with
+   * nothing left to speak it.
    */
   async speakPending(payload: Static<typeof SpeakPendingSchema>, context: JobRunContext): Promise<Record<string, unknown>> {
     const chunks = this.deps.chunks.listForTask(payload.taskId);
@@ -65,6 +75,7 @@ export class LongFormJobs {
         duration += take.duration ?? 0;
         continue;
       }
+      if (payload.chunks && !payload.chunks.includes(chunk.index)) continue;
       const span = { from: position / chunks.length, to: (position + 1) / chunks.length, extra: { chunk_index: chunk.index } };
       // Settled here, never rejected: a rejection waiting behind another chunk would go unhandled.
       const spoken = this.speak(take, payload.speed, context, span).then(
@@ -73,6 +84,8 @@ export class LongFormJobs {
       );
       inFlight.push(spoken);
       if (inFlight.length > CHUNKS_AHEAD) await inFlight.shift();
+      // The task as a whole is bounded like one request: past the bound, no more chunks are spoken.
+      if (duration > this.deps.maxAudioSeconds) stopped ??= { error: audioTooLong(this.deps.maxAudioSeconds, { produced_seconds: roundTo(duration, 1) }) };
       if (stopped) break;
     }
     await Promise.all(inFlight);
@@ -161,7 +174,16 @@ export class LongFormJobs {
         speed,
         seed: take.seed ?? undefined,
       };
-      const spoken = await speakToFile(this.deps, { engine: speaker.engine, request, rendering: renderingOf(speaker), format: 'wav', stored }, context, span);
+      const spoken = await retryingCrashes(
+        () =>
+          speakToFile(
+            this.deps,
+            { engine: speaker.engine, request, rendering: renderingOf(speaker), format: 'wav', stored, maxSeconds: this.deps.maxAudioSeconds },
+            context,
+            span,
+          ),
+        context.signal,
+      );
       await this.deps.audio.record(stored, () =>
         this.deps.chunks.updateTake(taskId, index, take.take, { state: 'completed', duration: spoken.duration, audioPath: stored }),
       );
@@ -197,6 +219,18 @@ export class LongFormJobs {
   private takeError(payload: { taskId: string; index: number; take: number }) {
     const chunk = this.deps.chunks.listForTask(payload.taskId).find((candidate) => candidate.index === payload.index);
     return chunk?.takes.find((take) => take.take === payload.take)?.error ?? null;
+  }
+}
+
+/** Runs `speak` again when the engine host crashed under it (it is restarted for the next call), up to CRASH_RETRIES times. */
+async function retryingCrashes<T>(speak: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await speak();
+    } catch (error) {
+      const crashed = error instanceof EngineError && error.code === 'engine_crashed';
+      if (!crashed || attempt >= CRASH_RETRIES || signal.aborted) throw error;
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import { ApiError } from '../../platform/errors.js';
-import type { detectLanguage } from '../../platform/text/detect-language.js';
+import { detectLanguage } from '../../platform/text/detect-language.js';
 import { splitSentences } from '../../platform/text/split.js';
-import { assertSpeaks, assertUsable, speaksLanguage, type SpeakingVoice } from '../../platform/speech/speech.js';
+import { assertSpeaks, assertUsable, speakingLanguage, speaksLanguage, type SpeakingVoice } from '../../platform/speech/speech.js';
 
 /** One chunk to be spoken: a sentence of a segment, with the voice and language it is spoken in. */
 export interface ChunkPlan {
@@ -21,8 +21,13 @@ export interface ChunkPlan {
 export interface SegmentInput {
   voice: SpeakingVoice;
   text: string;
-  /** Absent: detected per sentence. */
+  /**
+   * The language the client stated (a voice that cannot speak it hands its sentences to a stand-in).
+   * Absent: the voice's own, or another of its languages the text is confidently in (`speakingLanguage`).
+   */
   language?: string;
+  /** One text in several languages: each sentence's language is detected instead (starting from the voice's). */
+  detectPerSentence?: boolean;
 }
 
 export interface PlanOptions {
@@ -31,8 +36,6 @@ export interface PlanOptions {
   candidates?: string[];
   /** Another voice for a language the segment's voice cannot speak; undefined when none is installed. */
   standIn(voice: SpeakingVoice, language: string): SpeakingVoice | undefined;
-  /** Needed only for segments without a language. */
-  detect?: typeof detectLanguage;
 }
 
 /** Splits every segment into sentences and decides who speaks each one, in which language. */
@@ -40,9 +43,10 @@ export function planChunks(segments: SegmentInput[], options: PlanOptions): Chun
   const plans: ChunkPlan[] = [];
   segments.forEach((segment, segmentIndex) => {
     assertUsable(segment.voice);
-    let previous = segment.language ?? segment.voice.language;
-    for (const sentence of splitSentences(segment.text, { language: segment.language, maxChars: options.maxChars })) {
-      const language = segment.language ?? detected(sentence.text, previous, options);
+    const stated = segment.language ?? (segment.detectPerSentence ? undefined : speakingLanguage(segment.voice, segment.text));
+    let previous = stated ?? segment.voice.language;
+    for (const sentence of splitSentences(segment.text, { language: stated, maxChars: options.maxChars })) {
+      const language = stated ?? detectLanguage(sentence.text, { candidates: options.candidates, fallback: previous }).language;
       previous = language;
       const speaker = speakerFor(segment.voice, language, options);
       plans.push({
@@ -60,11 +64,6 @@ export function planChunks(segments: SegmentInput[], options: PlanOptions): Chun
   });
   if (plans.length === 0) throw new ApiError(400, 'text_empty', 'There is no text to speak');
   return plans;
-}
-
-function detected(text: string, previous: string, options: PlanOptions): string {
-  if (!options.detect) throw new Error('planChunks: a segment without a language needs a detector');
-  return options.detect(text, { candidates: options.candidates, fallback: previous }).language;
 }
 
 function speakerFor(voice: SpeakingVoice, language: string, options: PlanOptions): SpeakingVoice {

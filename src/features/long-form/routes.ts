@@ -13,7 +13,9 @@ import { callerOf } from '../access/index.js';
 import { languageSchema } from '../../platform/http/schemas.js';
 import { AUDIO_MEDIA_TYPES, binaryResponse, HEADERS, JOB_ERRORS, withErrors } from '../../platform/http/responses.js';
 
-const Language = languageSchema();
+const Language = languageSchema(
+  'BCP-47 language of the text. When absent: the voice’s own language, or another language the voice speaks only when the text is confidently in it',
+);
 const VoiceId = Type.String({ minLength: 1, maxLength: 200 });
 const Text = Type.String({ minLength: 1 });
 const Common = {
@@ -22,7 +24,7 @@ const Common = {
   max_chars: Type.Optional(Type.Integer({ minimum: 20, maximum: 5000, description: 'Longest chunk; longer sentences are split at clauses (default 400)' })),
 };
 
-const ChunkedBody = Type.Object({ voice_id: VoiceId, text: Text, language: Language, ...Common }, { additionalProperties: false });
+const ChunkedBody = Type.Object({ voice_id: VoiceId, text: Text, language: Type.Optional(Language), ...Common }, { additionalProperties: false });
 
 const MultiVoiceBody = Type.Object(
   {
@@ -34,7 +36,7 @@ const MultiVoiceBody = Type.Object(
     ),
     script: Type.Optional(Type.String({ minLength: 1, description: 'Lines of `Name: text`; see `voices`' })),
     voices: Type.Optional(Type.Record(Type.String(), VoiceId, { description: 'Speaker name → voice id, for `script`' })),
-    language: Type.Optional(Language),
+    language: Type.Optional(languageSchema('The language of every line of `script`; absent: each line in its voice’s language')),
     ...Common,
   },
   { additionalProperties: false },
@@ -44,7 +46,7 @@ const MultiLangBody = Type.Object(
   {
     voice_id: VoiceId,
     segments: Type.Optional(
-      Type.Array(Type.Object({ text: Text, language: Language, voice_id: Type.Optional(VoiceId) }, { additionalProperties: false }), {
+      Type.Array(Type.Object({ text: Text, language: Type.Optional(Language), voice_id: Type.Optional(VoiceId) }, { additionalProperties: false }), {
         minItems: 1,
         maxItems: 1000,
       }),
@@ -95,7 +97,7 @@ const CHUNKED_ERRORS = {
   400: ['text_empty', 'script_invalid', 'voice_type_mismatch'],
   404: ['voice_not_found'],
   413: ['text_too_long'],
-  422: ['language_not_supported'],
+  422: ['language_not_supported', 'audio_too_long'],
   503: ['queue_full', 'voice_unavailable'],
 };
 const TASK_ERRORS = { 404: ['task_not_found', 'chunk_not_found', 'take_not_found'] };
@@ -147,10 +149,7 @@ export const longFormRoutes: FastifyPluginAsyncTypebox<{
         });
       const parts = segments ?? parseScript(script!, voices ?? {}).map((line) => ({ voice_id: line.voice_id, text: line.text, language }));
       const inputs: SegmentInput[] = [];
-      for (const part of parts) {
-        const voice = await findVoice(part.voice_id);
-        inputs.push({ voice, text: part.text, language: part.language ?? voice.language });
-      }
+      for (const part of parts) inputs.push({ voice: await findVoice(part.voice_id), text: part.text, language: part.language });
       return reply.code(202).send(accepted(await longForm.start(inputs, { speed, seed, maxChars }, callerOf(request).keyId)));
     },
   });
@@ -169,9 +168,8 @@ export const longFormRoutes: FastifyPluginAsyncTypebox<{
       if (!segments === !text)
         throw new ApiError(400, 'invalid_request', 'Send either segments or text', { fields: [{ field: 'body.segments', message: 'or body.text' }] });
       const inputs: SegmentInput[] = [];
-      for (const part of segments ?? [{ text: text!, language: undefined, voice_id: undefined }]) {
-        inputs.push({ voice: await findVoice(part.voice_id ?? voiceId), text: part.text, language: part.language });
-      }
+      for (const part of segments ?? []) inputs.push({ voice: await findVoice(part.voice_id ?? voiceId), text: part.text, language: part.language });
+      if (text !== undefined) inputs.push({ voice: await findVoice(voiceId), text, detectPerSentence: true });
       return reply.code(202).send(accepted(await longForm.start(inputs, { speed, seed, maxChars, candidates: languages }, callerOf(request).keyId)));
     },
   });

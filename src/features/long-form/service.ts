@@ -5,11 +5,15 @@ import { ApiError } from '../../platform/errors.js';
 import type { ChunkRecord, TakeRecord } from './chunk-repository.js';
 import { type TaskRecord, submitTaskJob } from '../tasks/index.js';
 import { checkTextLength } from '../../platform/text/limits.js';
+import { normalizeText } from '../../platform/text/normalize.js';
+import { checkAudioBudget } from '../../platform/speech/speech-budget.js';
+import { renderingOf } from '../../platform/speech/voice-rendering.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
 import { LongFormJobs, MERGE_JOB, LONG_FORM_JOB, TAKE_JOB, type MergeRequest } from './jobs.js';
 import { nearestPreset, planChunks, type ChunkPlan, type SegmentInput } from './plan.js';
 import { presentChunk } from './presentation.js';
 import { LongFormStatus } from './status.js';
+import { LongFormResume } from './resume.js';
 import type { LongFormDeps } from './deps.js';
 import { selected } from './chunk-repository.js';
 import { newId } from '../../platform/util/ids.js';
@@ -32,6 +36,7 @@ const now = () => new Date().toISOString();
 export class LongFormService {
   private readonly jobs: LongFormJobs;
   private readonly status: LongFormStatus;
+  private readonly resumes: LongFormResume;
 
   constructor(private readonly deps: LongFormDeps) {
     this.jobs = new LongFormJobs(deps);
@@ -39,13 +44,15 @@ export class LongFormService {
     deps.queue.register(TAKE_JOB, (payload, context) => this.jobs.speakTake(payload, context));
     deps.queue.register(MERGE_JOB, (payload, context) => this.jobs.merge(payload, context));
     this.status = new LongFormStatus(deps, [LONG_FORM_JOB.name, TAKE_JOB.name]);
+    this.resumes = new LongFormResume(deps, [LONG_FORM_JOB.name, TAKE_JOB.name]);
     deps.taskService.describeKind('long-form', (task) => ({ chunks: this.chunksOf(task).map(presentChunk) }));
   }
 
   /**
    * After the queue's own recovery (which requeued the speaking jobs a stop cut short): a take
    * still pending or running that no job will speak (its job was refused, or an older version
-   * failed it as interrupted) fails as `interrupted`, so no chunk waits forever.
+   * failed it as interrupted) fails as `interrupted`, so no chunk waits forever. Tasks that ran
+   * out of space wait for room to resume.
    */
   recover(): void {
     for (const taskId of this.deps.chunks.tasksWithUnfinishedTakes()) {
@@ -58,21 +65,24 @@ export class LongFormService {
       }
       this.status.refresh(taskId);
     }
+    this.resumes.recover();
   }
 
   async start(segments: SegmentInput[], options: LongFormOptions, ownerKeyId: string) {
     checkTextLength(segments.map((segment) => segment.text).join('\n'), this.deps.maxTextChars);
     const presets = await this.deps.presets();
-    // The detector's language profiles cost ~50 MB, so they load only for a text that needs them.
-    const detect = segments.some((segment) => !segment.language) ? (await import('../../platform/text/detect-language.js')).detectLanguage : undefined;
     const plans = planChunks(segments, {
       maxChars: options.maxChars,
       candidates: options.candidates,
-      detect,
       standIn: (voice, language) => nearestPreset(voice, language, presets),
     });
+    const speech = plans.map((plan) => ({
+      request: { text: normalizeText(plan.text, plan.language), language: plan.language, speed: options.speed },
+      rendering: renderingOf(plan.speaker),
+    }));
+    checkAudioBudget(speech, this.deps.maxAudioSeconds);
     const seed = options.seed ?? randomInt(0, 2 ** 31 - 1);
-    const task = this.createTask(segments, ownerKeyId);
+    const task = this.createTask(segments, plans, ownerKeyId);
     const createdAt = now();
     this.deps.chunks.insertChunks(
       plans.map((plan, index) => ({ taskId: task.id, index, segment: plan.segment, start: plan.start, end: plan.end, paragraphEnd: plan.paragraphEnd })),
@@ -111,6 +121,8 @@ export class LongFormService {
     };
     this.deps.chunks.insertSelectedTake(take);
     try {
+      // A failed task goes on with this chunk: its other failed chunks are spoken again too.
+      this.resumes.resume(taskId, index);
       return { take, job: this.deps.queue.submit({ kind: TAKE_JOB, ownerKeyId: owner.keyId, taskId, payload: { taskId, index, take: take.take } }) };
     } catch (error) {
       // A take without a job would stay pending, selected, and block merging.
@@ -163,9 +175,10 @@ export class LongFormService {
     return chunk;
   }
 
-  private createTask(segments: SegmentInput[], ownerKeyId: string): TaskRecord {
+  /** The task's voice and language are its chunks' when they all share one. */
+  private createTask(segments: SegmentInput[], plans: ChunkPlan[], ownerKeyId: string): TaskRecord {
     const voices = [...new Set(segments.map((segment) => segment.voice.id))];
-    const languages = [...new Set(segments.map((segment) => segment.language))];
+    const languages = [...new Set(plans.map((plan) => plan.language))];
     const task: TaskRecord = {
       id: newId('task'),
       kind: 'long-form',

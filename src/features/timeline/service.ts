@@ -108,12 +108,12 @@ export class TimelineService {
    * is deleted with its file unless a block still plays it (its sound, say).
    */
   async importPicture(task: TaskRecord, tempPath: string, options: { originalName?: string; duration?: number; includeAudio?: boolean; start?: number }) {
-    let media: TimelineMedia | undefined;
+    let moved: TimelineMedia | undefined;
     try {
       this.get(task);
       const info = await probePicture(tempPath, options.originalName);
       const id = newId('media');
-      media = {
+      const media: TimelineMedia = {
         id,
         taskId: task.id,
         kind: info.kind,
@@ -125,17 +125,22 @@ export class TimelineService {
         createdAt: new Date().toISOString(),
       };
       await moveFile(tempPath, this.mediaPath(media));
-      // Synchronous from here: no other save can come between reading the timeline and storing it.
-      this.deps.timelines.insertMedia(media);
-      const placed = this.placePicture(task, this.get(task), media, options);
-      await this.dropUnplayedMedia(task, placed.document);
+      moved = media;
+      // One transaction, so no other save comes between, and a full disk refuses all of it: the picture's
+      // row, the timeline that shows it, and the rows of the pictures it no longer shows.
+      const { placed, unplayed } = this.deps.timelines.transaction(() => {
+        this.deps.timelines.insertMedia(media);
+        const placed = this.placePicture(task, this.get(task), media, options);
+        const unplayed = this.unplayedMedia(task, placed.document);
+        for (const old of unplayed) this.deps.timelines.deleteMedia(old.id);
+        return { placed, unplayed };
+      });
+      // After the rows: a file that cannot be removed is only space, never a picture without its file.
+      await Promise.all(unplayed.map((old) => rm(this.mediaPath(old), { force: true })));
       return { media, ...placed };
     } catch (error) {
-      if (media) {
-        // The file first: on a full disk deleting the row can fail too, and the file must not stay.
-        await rm(this.mediaPath(media), { force: true });
-        this.deps.timelines.deleteMedia(media.id);
-      }
+      // The rows were not written (or the failure came after them, removing only unplayed files): the new file goes.
+      if (moved && !this.deps.timelines.getMedia(moved.id)) await rm(this.mediaPath(moved), { force: true });
       throw error;
     } finally {
       // A no-op after a successful move; otherwise the upload must not linger.
@@ -143,12 +148,9 @@ export class TimelineService {
     }
   }
 
-  private async dropUnplayedMedia(task: TaskRecord, document: TimelineDocument): Promise<void> {
+  private unplayedMedia(task: TaskRecord, document: TimelineDocument): TimelineMedia[] {
     const played = new Set(document.blocks.flatMap((block) => (block.source.kind === 'media' ? [block.source.media_id] : [])));
-    for (const media of this.deps.timelines.listMedia(task.id).filter((candidate) => !played.has(candidate.id))) {
-      this.deps.timelines.deleteMedia(media.id);
-      await rm(this.mediaPath(media), { force: true });
-    }
+    return this.deps.timelines.listMedia(task.id).filter((candidate) => !played.has(candidate.id));
   }
 
   /** What a render mixes and shows: the playing blocks with their files (trims kept within the sources). */

@@ -12,7 +12,9 @@ const PreviewBodySchema = Type.Object(
     text: Type.Optional(
       Type.String({ description: `Text to speak instead of the language's preview sentence; at most ${PREVIEW_MAX_CHARS} characters (413 text_too_long)` }),
     ),
-    language: Type.Optional(languageSchema("BCP-47 language; the voice's own language when absent")),
+    language: Type.Optional(
+      languageSchema("BCP-47 language; the voice must speak it. When absent: the voice's own, or another it speaks that `text` is confidently in"),
+    ),
   },
   { additionalProperties: false },
 );
@@ -37,7 +39,7 @@ export const previewRoutes: FastifyPluginAsyncTypebox<{ previews: PreviewService
         { 200: binaryResponse('The preview (WAV)', ['audio/wav'], HEADERS.voiceId, HEADERS.audioDuration, HEADERS.previewCached, HEADERS.previewText) },
         JOB_ERRORS,
         NOT_FOUND,
-        { 413: ['text_too_long'], 503: ['voice_unavailable'] },
+        { 413: ['text_too_long'], 422: ['audio_too_long'], 503: ['voice_unavailable'] },
       ),
     },
     // The body may be left out entirely: it then means `{}`.

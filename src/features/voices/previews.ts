@@ -13,9 +13,10 @@ import type { VoiceRecord, VoiceRepository } from './voice-repository.js';
 import { checkTextLength } from '../../platform/text/limits.js';
 import { normalizeText } from '../../platform/text/normalize.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
-import { assertSpeaks, assertUsable, speakToFile, SpeechRequestSchema, type SpeakingVoice } from '../../platform/speech/speech.js';
+import { assertUsable, speakingLanguage, speakToFile, SpeechRequestSchema, type SpeakingVoice } from '../../platform/speech/speech.js';
 import { voiceNotFound } from './archive.js';
 import { renderingOf, VoiceRenderingSchema } from '../../platform/speech/voice-rendering.js';
+import { checkAudioBudget, expectedAudioSeconds, QUICK_SPEECH_SECONDS } from '../../platform/speech/speech-budget.js';
 import type { VoiceFiles } from '../../platform/speech/voice-files.js';
 
 /** Characters (code points) a caller's own preview text may have. */
@@ -64,6 +65,8 @@ export interface PreviewDeps {
   audio: AudioStore;
   voices: Pick<VoiceRepository, 'setPreview'>;
   findVoice(id: string): Promise<PreviewVoice>;
+  /** Seconds of audio a preview may make (TIMBRE_MAX_AUDIO_SECONDS). */
+  maxAudioSeconds: number;
 }
 
 export interface PreviewResult {
@@ -83,7 +86,9 @@ const PreviewPayloadSchema = Type.Object({
   stored: Type.String(),
 });
 type PreviewPayload = Static<typeof PreviewPayloadSchema>;
-export const PREVIEW_JOB = jobKind('preview', PreviewPayloadSchema);
+export const PREVIEW_JOB = jobKind('preview', PreviewPayloadSchema, {
+  quick: (payload) => expectedAudioSeconds(payload.request, payload.rendering) <= QUICK_SPEECH_SECONDS,
+});
 
 /**
  * A short sample of any voice, rendered on the compute queue and recorded as the voice's preview.
@@ -99,8 +104,7 @@ export class PreviewService {
     if (options.text !== undefined) checkTextLength(options.text, PREVIEW_MAX_CHARS);
     const voice = await this.deps.findVoice(voiceId);
     assertUsable(voice);
-    const language = options.language ?? voice.language;
-    if (options.language !== undefined) assertSpeaks(voice, language);
+    const language = speakingLanguage(voice, options.text ?? '', options.language);
     const text = options.text ?? previewSentence(language);
     const key = JSON.stringify([voice.id, voice.updatedAt, voice.engine, voice.engineVoice, voice.settings, language, text]);
     const stored = this.deps.audio.pathFor(`preview_${createHash('sha1').update(key).digest('hex')}.wav`);
@@ -112,6 +116,7 @@ export class PreviewService {
     }
 
     const request: PreviewPayload['request'] = { text: normalizeText(text, language), voice: voice.engineVoice, language };
+    checkAudioBudget([{ request, rendering: renderingOf(voice) }], this.deps.maxAudioSeconds);
     const job = this.deps.queue.submit({
       kind: PREVIEW_JOB,
       ownerKeyId,
@@ -138,7 +143,14 @@ export class PreviewService {
   private async runPreview(payload: PreviewPayload, context: JobRunContext): Promise<Record<string, unknown>> {
     const spoken = await speakToFile(
       this.deps,
-      { engine: payload.engine, request: payload.request, rendering: payload.rendering, format: 'wav', stored: payload.stored },
+      {
+        engine: payload.engine,
+        request: payload.request,
+        rendering: payload.rendering,
+        format: 'wav',
+        stored: payload.stored,
+        maxSeconds: this.deps.maxAudioSeconds,
+      },
       context,
     );
     const recorded = await this.deps.audio.record(payload.stored, () => this.deps.voices.setPreview(payload.voiceId, payload.stored));

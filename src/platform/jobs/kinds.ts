@@ -16,10 +16,20 @@ export interface JobKind<S extends TSchema = TSchema> {
    * it finished (a long-form job skips its spoken chunks); `recover` requeues such jobs.
    */
   readonly resumable: boolean;
+  /**
+   * Whether a job is quick (seconds of work: a sentence to speak). A quick job may start in the
+   * queue's quick lane beside a long job instead of waiting for it, and its engine calls go ahead
+   * of the long job's (see JobRunContext.quick). Read from the payload, so it holds after a restart.
+   */
+  readonly quick?: (payload: Static<S>) => boolean;
 }
 
-export function jobKind<S extends TSchema>(name: string, payload: S, options: { resumable?: boolean } = {}): JobKind<S> {
-  return { name, payload, resumable: options.resumable ?? false };
+export function jobKind<S extends TSchema>(
+  name: string,
+  payload: S,
+  options: { resumable?: boolean; quick?: (payload: Static<S>) => boolean } = {},
+): JobKind<S> {
+  return { name, payload, resumable: options.resumable ?? false, ...(options.quick ? { quick: options.quick } : {}) };
 }
 
 export type PayloadOf<K extends JobKind> = Static<K['payload']>;
@@ -38,11 +48,14 @@ export type KindRunner<S extends TSchema> = (payload: Static<S>, context: JobRun
 export interface RegisteredKind {
   kind: JobKind;
   run(payload: unknown, context: JobRunContext, job: JobRecord): Promise<Record<string, unknown>>;
+  /** Whether a job of this payload is quick; a payload that does not fit is not. */
+  isQuick(payload: unknown): boolean;
 }
 
 export function registeredKind<S extends TSchema>(kind: JobKind<S>, runner: KindRunner<S>): RegisteredKind {
   return {
     kind,
+    isQuick: (payload) => (kind.quick !== undefined && payloadFits(kind, payload) ? kind.quick(payload) : false),
     run: async (payload, context, job) => {
       if (!payloadFits(kind, payload)) throw invalidPayload(kind, payload);
       return runner(payload, context, job);

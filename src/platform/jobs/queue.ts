@@ -22,12 +22,16 @@ export interface JobQueueOptions {
 
 /** Completed jobs of a kind whose mean run time estimates the wait. */
 const DURATION_SAMPLE = 20;
+/** Quick jobs that may run beside the others: one, so a sentence never waits for a long job. */
+const QUICK_LANE = 1;
 
 type Outcome = { result: Record<string, unknown> } | { error: unknown };
 
 /**
  * The one compute queue: every synthesis, clone, design, transcription and render runs here, first
- * in first out, at most `concurrency` at a time. Every state change is written to SQLite and
+ * in first out, at most `concurrency` at a time, plus a quick lane: while every slot is taken, the
+ * first quick job waiting (a sentence to speak, see JobKind.quick) starts beside the running jobs
+ * instead of waiting for them, one at a time. Every state change is written to SQLite and
  * published to the job's owner (or to everyone for jobs without an owner). Only `submit` can fail
  * for a full disk; later saves are kept in memory and retried until they land (JobRepository.save),
  * so jobs, their waiters and their events move on regardless.
@@ -171,7 +175,7 @@ export class JobQueue {
   }
 
   private waitingCount(): number {
-    const free = this.closed ? 0 : this.options.concurrency - this.running.size;
+    const free = this.closed ? 0 : this.options.concurrency - [...this.running.values()].filter((job) => job.lane === 'main').length;
     return Math.max(0, this.queued.length - free);
   }
 
@@ -196,20 +200,34 @@ export class JobQueue {
   }
 
   private pump(): void {
-    while (!this.closed && this.running.size < this.options.concurrency) {
-      const record = this.queued.shift();
-      if (!record) return;
-      this.start(record);
+    for (let next = this.nextToStart(); next && !this.closed; next = this.nextToStart()) {
+      const [record] = this.queued.splice(next.index, 1);
+      this.start(record!, next.lane);
     }
   }
 
-  private start(record: JobRecord): void {
+  /** The head of the line takes a free slot; with none free, the first quick job takes the quick lane's. */
+  private nextToStart(): { index: number; lane: 'main' | 'quick' } | undefined {
+    if (this.queued.length === 0) return undefined;
+    const inLane = (lane: 'main' | 'quick') => [...this.running.values()].filter((job) => job.lane === lane).length;
+    if (inLane('main') < this.options.concurrency) return { index: 0, lane: 'main' };
+    if (inLane('quick') >= QUICK_LANE) return undefined;
+    const index = this.queued.findIndex((record) => this.isQuick(record));
+    return index < 0 ? undefined : { index, lane: 'quick' };
+  }
+
+  private isQuick(record: JobRecord): boolean {
+    return this.kinds.get(record.kind)?.isQuick(record.payload) ?? false;
+  }
+
+  private start(record: JobRecord, lane: 'main' | 'quick'): void {
     const registered = this.kinds.get(record.kind);
     if (!registered) throw new Error(`No runner is registered for job kind ${record.kind}`);
     record.state = 'running';
     record.startedAt = now();
     this.options.jobs.save(record);
-    const job = new RunningJob(record, { save: (saved) => this.options.jobs.save(saved), publish: (...event) => this.publish(...event) });
+    const sink = { save: (saved: JobRecord) => this.options.jobs.save(saved), publish: (...event: Parameters<JobQueue['publish']>) => this.publish(...event) };
+    const job = new RunningJob(record, sink, lane, this.isQuick(record));
     // Before the event: a listener asking what runs (a task's status) must find this job running.
     this.running.set(record.id, job);
     this.publish(record, 'job.started', {});

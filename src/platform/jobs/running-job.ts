@@ -23,6 +23,9 @@ export class RunningJob {
   constructor(
     readonly record: JobRecord,
     private readonly sink: ProgressSink,
+    /** The lane whose slot the job holds. */
+    readonly lane: 'main' | 'quick' = 'main',
+    private readonly quick = false,
   ) {
     this.heartbeat = setInterval(() => {
       if (Date.now() - this.lastProgressEvent >= PROGRESS_HEARTBEAT_MS) this.publishProgress({});
@@ -30,7 +33,7 @@ export class RunningJob {
   }
 
   get context(): JobRunContext {
-    return { signal: this.controller.signal, progress: (fraction, stage, extra) => this.progress(fraction, stage, extra) };
+    return { signal: this.controller.signal, progress: (fraction, stage, extra) => this.progress(fraction, stage, extra), quick: this.quick };
   }
 
   /** Ends the heartbeat; the job's end is told by the queue. */

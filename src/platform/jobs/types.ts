@@ -40,4 +40,6 @@ export interface JobRunContext {
   signal: AbortSignal;
   /** Reports progress; `extra` (e.g. `{ chunk_index }`) is added to the `job.progress` event. */
   progress(fraction: number, stage?: string, extra?: Record<string, unknown>): void;
+  /** A quick job (JobKind.quick): its engine calls should go ahead of a long job's. */
+  quick?: boolean;
 }

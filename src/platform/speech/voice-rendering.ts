@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { convertVoice, VoiceConversionSchema } from '../audio/voice-conversion.js';
 import { changePitchTempo } from '../audio/effects.js';
-import { concatPcm } from '../audio/pcm.js';
+import type { Pcm } from '../audio/pcm.js';
 import type { EngineClient } from '../engines/host/calls.js';
 import type { SynthesisRequest, SynthesisResult } from '../engines/types.js';
 import type { VoiceFiles } from './voice-files.js';
@@ -48,108 +48,47 @@ export interface RenderDeps {
   voiceFiles: VoiceFiles;
 }
 
-export interface RenderProgress {
-  signal?: AbortSignal;
-  onProgress?: (fraction: number, stage?: string) => void;
-  /**
-   * Streaming: receives the audio piece by piece (sentences, for engines that make it so) as the
-   * voice speaks it, in order, already through the rendering's conversion. The whole result is
-   * still returned at the end.
-   */
-  onAudio?: (piece: SynthesisResult) => Promise<void>;
-}
+/** Word and phoneme times of the whole speech, as engines give them. */
+export type SpeechTimings = Omit<SynthesisResult, 'pcm'>;
 
 /** Engines take speeds from 0.5 to 2; what a request asks beyond that is stretched afterwards. */
 const ENGINE_SPEED = { min: 0.5, max: 2 };
 
-/** Synthesizes a request as the voice: the rendering's inputs go into the request, its conversion onto the audio. */
-export async function synthesizeAs(
-  deps: RenderDeps,
-  engine: string,
-  request: SynthesisRequest,
-  rendering: VoiceRendering,
-  progress: RenderProgress = {},
-): Promise<SynthesisResult> {
-  const { request: full, stretch } = await withRendering(deps.voiceFiles, request, rendering);
-  const shaping = new Shaping(rendering.conversion, stretch, progress.signal);
-  if (!progress.onAudio) {
-    const result = await deps.engines.synthesize(engine, full, progress);
-    return shaping.isIdentity ? result : shaping.piece(result);
-  }
-  const pieces = new ShapedPieces(shaping, progress.onAudio);
-  const result = await deps.engines.synthesize(engine, full, { ...progress, onAudio: (piece) => pieces.add(piece) });
-  return pieces.finish(result);
+/** How many times faster than the voice's normal pace a request is spoken: its speed, the voice's own, its conversion's tempo. */
+export function speakingRate(speed: number | undefined, rendering: VoiceRendering): number {
+  return (speed ?? 1) * (rendering.speed ?? 1) * (rendering.conversion?.tempo ?? 1);
 }
 
 /** What happens to the engine's audio after synthesis: the voice's conversion, then any stretch beyond the engine's speeds. */
-class Shaping {
+export class Shaping {
   constructor(
     private readonly conversion: VoiceRendering['conversion'],
     private readonly stretch: number,
     private readonly signal?: AbortSignal,
   ) {}
 
-  get isIdentity(): boolean {
-    return !this.conversion && this.stretch === 1;
-  }
-
-  async piece(result: SynthesisResult): Promise<SynthesisResult> {
-    if (this.isIdentity) return result;
-    let pcm = this.conversion ? await convertVoice(result.pcm, this.conversion, this.signal) : result.pcm;
-    if (this.stretch !== 1) pcm = await changePitchTempo(pcm, { tempo: this.stretch, signal: this.signal });
-    return { pcm, ...this.timings(result) };
+  async piece(pcm: Pcm): Promise<Pcm> {
+    let shaped = this.conversion ? await convertVoice(pcm, this.conversion, this.signal) : pcm;
+    if (this.stretch !== 1) shaped = await changePitchTempo(shaped, { tempo: this.stretch, signal: this.signal });
+    return shaped;
   }
 
   /** Word and phoneme times scale with the tempo the shaping changes. */
-  timings(result: SynthesisResult): Omit<SynthesisResult, 'pcm'> {
+  timings(timings: SpeechTimings): SpeechTimings {
     const scale = 1 / ((this.conversion?.tempo ?? 1) * this.stretch);
+    if (scale === 1) return timings;
     const rescale = <T extends { start: number; end: number }>(items: T[] | undefined) =>
       items?.map((item) => ({ ...item, start: item.start * scale, end: item.end * scale }));
-    return { words: rescale(result.words), phonemes: rescale(result.phonemes) };
+    return { words: rescale(timings.words), phonemes: rescale(timings.phonemes) };
   }
 }
 
-/** Streamed pieces shaped one after another, in order, each handed on as soon as it is ready. */
-class ShapedPieces {
-  private chain: Promise<void> = Promise.resolve();
-  private readonly shaped: SynthesisResult[] = [];
-
-  constructor(
-    private readonly shaping: Shaping,
-    private readonly onAudio: (piece: SynthesisResult) => Promise<void>,
-  ) {}
-
-  add(piece: SynthesisResult): void {
-    this.chain = this.chain.then(async () => {
-      const shaped = await this.shaping.piece(piece);
-      this.shaped.push(shaped);
-      await this.onAudio(shaped);
-    });
-    // Awaited in finish; until then a failure must not count as unhandled.
-    this.chain.catch(() => undefined);
-  }
-
-  /** The whole result, made of the shaped pieces; an engine that sent no pieces is shaped and handed on whole. */
-  async finish(result: SynthesisResult): Promise<SynthesisResult> {
-    await this.chain;
-    if (this.shaping.isIdentity && this.shaped.length > 0) return result;
-    if (this.shaped.length === 0) {
-      this.add(result);
-      await this.chain;
-      return this.shaped[0]!;
-    }
-    const sampleRate = this.shaped[0]!.pcm.sampleRate;
-    return {
-      pcm: concatPcm(
-        this.shaped.map((piece) => piece.pcm),
-        sampleRate,
-      ),
-      ...this.shaping.timings(result),
-    };
-  }
-}
-
-async function withRendering(files: VoiceFiles, request: SynthesisRequest, rendering: VoiceRendering): Promise<{ request: SynthesisRequest; stretch: number }> {
+/** The request with the rendering's inputs (reference, style, speed, pitch), and the stretch left for afterwards. */
+export async function withRendering(
+  files: VoiceFiles,
+  request: SynthesisRequest,
+  rendering: VoiceRendering,
+): Promise<{ request: SynthesisRequest; stretch: number }> {
   const full: SynthesisRequest = { ...request };
   const speed = (request.speed ?? 1) * (rendering.speed ?? 1);
   let stretch = 1;

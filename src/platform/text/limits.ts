@@ -23,3 +23,18 @@ export function checkTextLength(text: string, maxChars: number): void {
     });
   }
 }
+
+/**
+ * 422 `audio_too_long`: a request whose speech would last, or has grown, past `maxSeconds`
+ * (TIMBRE_MAX_AUDIO_SECONDS). Said before any engine runs when the text's estimate is over it,
+ * and by a synthesis that makes more than the limit after all (which then stops, its file removed).
+ */
+export function audioTooLong(maxSeconds: number, found: { estimated_seconds: number } | { produced_seconds: number }): ApiError {
+  const [seconds, said] = 'estimated_seconds' in found ? [found.estimated_seconds, 'would make about'] : [found.produced_seconds, 'made more than'];
+  return new ApiError(
+    422,
+    'audio_too_long',
+    `The text ${said} ${Math.round(seconds)} s of audio; the limit is ${maxSeconds} s (shorten the text, raise the speed, or split it into several requests)`,
+    { ...found, max_seconds: maxSeconds },
+  );
+}

@@ -103,15 +103,17 @@ describe('generation, tasks and the compute queue', () => {
     ws.socket.close();
   });
 
-  test('with concurrency 1 the second generation waits at position 1; both complete with their own audio', async () => {
+  test('with concurrency 1 a second long generation waits at position 1, a sentence runs beside it (quick lane); each completes with its own audio', async () => {
     const first = await generate('preset', { voice_id: SLOW_VOICE, text: LONG_TEXT.slice(0, 1200), language: 'en-US', async: true });
-    const second = await generate('preset', { voice_id: 'pico:en-US', text: SENTENCE, language: 'en-US', async: true });
+    const second = await generate('preset', { voice_id: 'pico:en-US', text: LONG_TEXT.slice(0, 700), language: 'en-US', async: true });
+    const sentence = await generate('preset', { voice_id: 'pico:en-US', text: SENTENCE, language: 'en-US', async: true });
     const status = await get('/api/queue/status');
     const queued = status.body.queued.find((job: { task_id: string }) => job.task_id === second.body.task_id);
     assert.equal(queued?.position, 1, JSON.stringify(status.body));
-    const results = await Promise.all([first, second].map((accepted) => waitForTask(get, accepted.body.task_id)));
+    assert.ok(!status.body.queued.some((job: { task_id: string }) => job.task_id === sentence.body.task_id), JSON.stringify(status.body));
+    const results = await Promise.all([first, second, sentence].map((accepted) => waitForTask(get, accepted.body.task_id)));
     for (const task of results) assert.equal(task.status, 'completed');
-    assert.ok(results[0].duration > results[1].duration * 3, 'each task has the audio of its own text');
+    assert.ok(results[0].duration > results[1].duration && results[1].duration > results[2].duration * 3, 'each task has the audio of its own text');
   });
 
   test('cancelling: a queued job is removed, a running one stops with job.cancelled and leaves no file', async () => {

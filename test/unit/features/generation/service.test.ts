@@ -51,11 +51,13 @@ describe('the generation service', () => {
 
   test('a request becomes a task whose job speaks the normalised text, stores the audio and answers it', async () => {
     const done = await generation.speak('preset', { voiceId: 'pico:en-US', text: 'Room  42 is ready.', language: 'en-US', speed: 1.5 }, 'key_a');
-    assert.deepEqual(done.audio, await readFile(fixture.audio.absolute(done.task.audioPath!)));
+    const audio = Buffer.concat(await done.audio.toArray());
+    assert.deepEqual(audio, await readFile(fixture.audio.absolute(done.task.audioPath!)));
+    assert.equal(done.size, audio.length);
     assert.equal(done.contentType, 'audio/wav');
     assert.equal(done.task.status, 'completed');
     assert.ok(Math.abs((done.task.duration ?? 0) - 0.5) < 0.01, `duration ${done.task.duration}`);
-    assert.equal(parseWav(done.audio).samples.length, 8000);
+    assert.equal(parseWav(audio).samples.length, 8000);
     const [request] = engines.synthesized;
     assert.equal(request?.text, 'Room forty-two is ready.');
     assert.deepEqual([request?.voice, request?.language, request?.speed], ['en-US', 'en-US', 1.5]);

@@ -5,20 +5,10 @@ import { TaskService } from '../../../../src/features/tasks/index.js';
 import { parseWav } from '../../../../src/platform/audio/wav.js';
 import { ApiError } from '../../../../src/platform/errors.js';
 import { JobQueue } from '../../../../src/platform/jobs/queue.js';
-import type { SpeakingVoice } from '../../../../src/platform/speech/speech.js';
-import { FakeEngines } from '../../../helpers/fake-engines.js';
+import { FakeEngines, PICO_EN_US } from '../../../helpers/fake-engines.js';
 import { serviceFixture, type ServiceFixture } from '../../../helpers/service-fixture.js';
 
-const VOICE: SpeakingVoice = {
-  id: 'pico:en-US',
-  type: 'preset',
-  engine: 'pico',
-  engineVoice: 'en-US',
-  language: 'en-US',
-  languages: [],
-  available: true,
-  settings: {},
-};
+const VOICE = PICO_EN_US;
 const TEXT = 'The first sentence is here. The second one follows it. And a third closes the text.';
 
 describe('the long-form service', () => {

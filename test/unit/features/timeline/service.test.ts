@@ -6,20 +6,10 @@ import { type TaskRecord } from '../../../../src/features/tasks/index.js';
 import { TimelineRepository, TimelineService } from '../../../../src/features/timeline/index.js';
 import { MERGE_DEFAULTS } from '../../../../src/platform/audio/merge.js';
 import { ApiError } from '../../../../src/platform/errors.js';
-import type { SpeakingVoice } from '../../../../src/platform/speech/speech.js';
-import { FakeEngines } from '../../../helpers/fake-engines.js';
+import { FakeEngines, PICO_EN_US } from '../../../helpers/fake-engines.js';
 import { serviceFixture, type ServiceFixture } from '../../../helpers/service-fixture.js';
 
-const VOICE: SpeakingVoice = {
-  id: 'pico:en-US',
-  type: 'preset',
-  engine: 'pico',
-  engineVoice: 'en-US',
-  language: 'en-US',
-  languages: [],
-  available: true,
-  settings: {},
-};
+const VOICE = PICO_EN_US;
 const CHUNK_SECONDS = 0.4;
 const near = (actual: number, expected: number, what: string) => assert.ok(Math.abs(actual - expected) < 0.002, `${what}: ${actual} vs ${expected}`);
 

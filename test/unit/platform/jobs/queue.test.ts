@@ -17,6 +17,8 @@ import { removeDir, tempDir } from '../../../helpers/timbre.js';
 const WORK = jobKind('work', Type.Unknown());
 const RESUMABLE = jobKind('resumable', Type.Unknown(), { resumable: true });
 const STUBBORN = jobKind('stubborn', Type.Unknown());
+/** Quick when its payload says so, as a synthesis is when its text is short. */
+const SPEAKING = jobKind('speaking', Type.Object({ sentence: Type.Boolean() }), { quick: (payload) => payload.sentence });
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -183,6 +185,29 @@ describe('JobQueue', () => {
       [ids[2]],
     );
     await double.close();
+  });
+
+  test('a quick job starts beside the running one in the quick lane, one at a time; other jobs keep their turn', { timeout: 5000 }, async () => {
+    const queue = makeQueue();
+    queue.register(SPEAKING, gate.runner);
+    const submit = (sentence: boolean) => queue.submit({ kind: SPEAKING, ownerKeyId: 'key_1', payload: { sentence } }).id;
+    const [long, next, first, second] = [submit(false), submit(false), submit(true), submit(true)];
+    const running = await gate.started(0);
+    const quick = await gate.started(1);
+    await nextTurn();
+    assert.equal(gate.calls.length, 2, 'one job in the slot, one in the quick lane');
+    assert.deepEqual([running.payload, running.context.quick, quick.payload, quick.context.quick], [{ sentence: false }, false, { sentence: true }, true]);
+    assert.deepEqual(
+      queue.status().queued.map((view) => view.job_id),
+      [next, second],
+    );
+    quick.outcome.resolve({});
+    assert.deepEqual((await gate.started(2)).payload, { sentence: true }, 'the next quick job takes the quick lane');
+    assert.equal(queue.get(next)?.state, 'queued', 'a long job waits for the slot');
+    gate.calls[2]!.outcome.resolve({});
+    running.outcome.resolve({});
+    (await gate.started(3)).outcome.resolve({});
+    for (const id of [long, next, first, second]) assert.equal((await queue.wait(id)).state, 'completed');
   });
 
   test('a completed job stores its result and reports it in order to its owner', async () => {

@@ -1,0 +1,176 @@
+import { boolean, integer, list, text, type Parser } from './config-parsers.js';
+import type { Config } from './config-types.js';
+
+interface Setting<K extends keyof Config> {
+  key: K;
+  env: string;
+  flag: string;
+  description: string;
+  parse: Parser<Config[K]>;
+}
+
+/** Every setting, its environment variable and CLI flag; the README's configuration table mirrors this list. */
+export const SETTINGS = [
+  { key: 'host', env: 'TIMBRE_HOST', flag: 'host', description: 'Address to bind', parse: text },
+  { key: 'port', env: 'TIMBRE_PORT', flag: 'port', description: 'Port; 0 picks a free one', parse: integer(0, 65535) },
+  { key: 'dataDir', env: 'TIMBRE_DATA_DIR', flag: 'data-dir', description: 'Database and audio files', parse: text },
+  { key: 'modelsDir', env: 'TIMBRE_MODELS_DIR', flag: 'models-dir', description: 'Installed neural models', parse: text },
+  { key: 'allowedHosts', env: 'TIMBRE_ALLOWED_HOSTS', flag: 'allowed-hosts', description: 'Extra accepted Host names, comma-separated', parse: list },
+  { key: 'corsOrigins', env: 'TIMBRE_CORS_ORIGINS', flag: 'cors-origins', description: 'Origins allowed by CORS, comma-separated', parse: list },
+  { key: 'maxBodyBytes', env: 'TIMBRE_MAX_BODY_BYTES', flag: 'max-body-bytes', description: 'Largest JSON request body', parse: integer(1024, 1 << 30) },
+  { key: 'maxJsonDepth', env: 'TIMBRE_MAX_JSON_DEPTH', flag: 'max-json-depth', description: 'Deepest nesting of a JSON body', parse: integer(1, 1000) },
+  {
+    key: 'headersTimeoutSeconds',
+    env: 'TIMBRE_HEADERS_TIMEOUT_SECONDS',
+    flag: 'headers-timeout-seconds',
+    description: 'Time to send headers',
+    parse: integer(1, 3600),
+  },
+  {
+    key: 'bodyIdleSeconds',
+    env: 'TIMBRE_BODY_IDLE_SECONDS',
+    flag: 'body-idle-seconds',
+    description: 'Pause allowed in a request body',
+    parse: integer(1, 3600),
+  },
+  {
+    key: 'maxConnectionsPerAddress',
+    env: 'TIMBRE_MAX_CONNECTIONS_PER_ADDRESS',
+    flag: 'max-connections-per-address',
+    description: 'Open connections per client address',
+    parse: integer(1, 1_000_000),
+  },
+  { key: 'wsPingSeconds', env: 'TIMBRE_WS_PING_SECONDS', flag: 'ws-ping-seconds', description: 'WebSocket keep-alive interval', parse: integer(1, 3600) },
+  {
+    key: 'wsMaxSubscriptions',
+    env: 'TIMBRE_WS_MAX_SUBSCRIPTIONS',
+    flag: 'ws-max-subscriptions',
+    description: 'Tasks one WebSocket may subscribe to',
+    parse: integer(1, 100_000),
+  },
+  {
+    key: 'wsMaxBufferedBytes',
+    env: 'TIMBRE_WS_MAX_BUFFERED_BYTES',
+    flag: 'ws-max-buffered-bytes',
+    description: 'Unread bytes before a WebSocket client is dropped',
+    parse: integer(65_536, 1 << 30),
+  },
+  {
+    key: 'wsMaxMessagesPerMinute',
+    env: 'TIMBRE_WS_MAX_MESSAGES_PER_MINUTE',
+    flag: 'ws-max-messages-per-minute',
+    description: 'WebSocket client messages a minute',
+    parse: integer(1, 1e6),
+  },
+  { key: 'sessionHours', env: 'TIMBRE_SESSION_HOURS', flag: 'session-hours', description: 'How long a studio session lasts', parse: integer(1, 24 * 365) },
+  {
+    key: 'signInLinkMinutes',
+    env: 'TIMBRE_SIGN_IN_LINK_MINUTES',
+    flag: 'sign-in-link-minutes',
+    description: 'Life of a one-time studio link',
+    parse: integer(1, 1440),
+  },
+  { key: 'sessionsPerKey', env: 'TIMBRE_SESSIONS_PER_KEY', flag: 'sessions-per-key', description: 'Live studio sessions per key', parse: integer(1, 10_000) },
+  {
+    key: 'signInFailuresPerMinute',
+    env: 'TIMBRE_SIGN_IN_FAILURES_PER_MINUTE',
+    flag: 'sign-in-failures-per-minute',
+    description: 'Failed sign-ins per address a minute',
+    parse: integer(1, 100_000),
+  },
+  { key: 'bootstrapApiKey', env: 'TIMBRE_API_KEY', flag: 'api-key', description: 'Key created with all scopes at start', parse: text },
+  { key: 'logLevel', env: 'TIMBRE_LOG_LEVEL', flag: 'log-level', description: 'fatal, error, warn, info, debug', parse: text },
+  { key: 'enginePoolSize', env: 'TIMBRE_ENGINE_POOL_SIZE', flag: 'engine-pool-size', description: 'Engine host processes', parse: integer(1, 64) },
+  {
+    key: 'engineTimeoutSeconds',
+    env: 'TIMBRE_ENGINE_TIMEOUT_SECONDS',
+    flag: 'engine-timeout-seconds',
+    description: 'Longest engine job',
+    parse: integer(1, 86_400),
+  },
+  {
+    key: 'enginePieceSeconds',
+    env: 'TIMBRE_ENGINE_PIECE_SECONDS',
+    flag: 'engine-piece-seconds',
+    description: 'Longest built-in engine run on one piece of text',
+    parse: integer(1, 86_400),
+  },
+  {
+    key: 'engineIdleSeconds',
+    env: 'TIMBRE_ENGINE_IDLE_SECONDS',
+    flag: 'engine-idle-seconds',
+    description: 'Idle time before an engine unloads',
+    parse: integer(1, 86_400),
+  },
+  {
+    key: 'engineMemoryMb',
+    env: 'TIMBRE_ENGINE_MEMORY_MB',
+    flag: 'engine-memory-mb',
+    description: 'Memory limit of an engine host',
+    parse: integer(64, 1 << 20),
+  },
+  { key: 'maxTextChars', env: 'TIMBRE_MAX_TEXT_CHARS', flag: 'max-text-chars', description: 'Longest text per generation', parse: integer(1, 1_000_000) },
+  { key: 'maxAudioSeconds', env: 'TIMBRE_MAX_AUDIO_SECONDS', flag: 'max-audio-seconds', description: 'Longest audio per request', parse: integer(1, 86_400) },
+  { key: 'queueConcurrency', env: 'TIMBRE_QUEUE_CONCURRENCY', flag: 'queue-concurrency', description: 'Jobs running at once', parse: integer(1, 64) },
+  { key: 'queueMaxQueued', env: 'TIMBRE_QUEUE_MAX', flag: 'queue-max', description: 'Jobs allowed to wait', parse: integer(1, 100_000) },
+  { key: 'maxUploadBytes', env: 'TIMBRE_MAX_UPLOAD_BYTES', flag: 'max-upload-bytes', description: 'Largest uploaded file', parse: integer(1024, 2 ** 40) },
+  {
+    key: 'maxArchiveBytes',
+    env: 'TIMBRE_MAX_ARCHIVE_BYTES',
+    flag: 'max-archive-bytes',
+    description: 'Largest voice archive to import',
+    parse: integer(1024, 2 ** 40),
+  },
+  {
+    key: 'maxArchiveExpandedBytes',
+    env: 'TIMBRE_MAX_ARCHIVE_EXPANDED_BYTES',
+    flag: 'max-archive-expanded-bytes',
+    description: 'Bytes a voice archive may inflate to',
+    parse: integer(1024, 2 ** 40),
+  },
+  {
+    key: 'assetRetentionDays',
+    env: 'TIMBRE_ASSET_RETENTION_DAYS',
+    flag: 'asset-retention-days',
+    description: 'Days unused assets are kept (0: forever)',
+    parse: integer(0, 36_500),
+  },
+  { key: 'localPathRoots', env: 'TIMBRE_LOCAL_PATH_ROOTS', flag: 'local-path-roots', description: 'Folders audio-duration may read by path', parse: list },
+  { key: 'contractCheck', env: 'TIMBRE_CONTRACT_CHECK', flag: 'contract-check', description: 'Check responses against the API document', parse: boolean },
+  {
+    key: 'allowPrivateDownloads',
+    env: 'TIMBRE_ALLOW_PRIVATE_DOWNLOADS',
+    flag: 'allow-private-downloads',
+    description: 'Let downloads reach private addresses',
+    parse: boolean,
+  },
+  {
+    key: 'maxDownloadSeconds',
+    env: 'TIMBRE_MAX_DOWNLOAD_SECONDS',
+    flag: 'max-download-seconds',
+    description: 'Longest downloaded media',
+    parse: integer(1, 86_400),
+  },
+  {
+    key: 'maxDownloadBytes',
+    env: 'TIMBRE_MAX_DOWNLOAD_BYTES',
+    flag: 'max-download-bytes',
+    description: 'Largest downloaded media',
+    parse: integer(1024, 2 ** 40),
+  },
+  {
+    key: 'cloneMinSpeechSeconds',
+    env: 'TIMBRE_CLONE_MIN_SPEECH_SECONDS',
+    flag: 'clone-min-speech-seconds',
+    description: 'Least speech a clone sample must hold',
+    parse: integer(1, 600),
+  },
+  {
+    key: 'cloneMaxSampleSeconds',
+    env: 'TIMBRE_CLONE_MAX_SAMPLE_SECONDS',
+    flag: 'clone-max-sample-seconds',
+    description: 'Speech kept per clone sample (its best window)',
+    parse: integer(3, 3600),
+  },
+  { key: 'cloneMaxSamples', env: 'TIMBRE_CLONE_MAX_SAMPLES', flag: 'clone-max-samples', description: 'Samples or clips per clone', parse: integer(1, 100) },
+] as const satisfies readonly Setting<keyof Config>[];

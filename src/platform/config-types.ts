@@ -1,0 +1,80 @@
+/** The service's configuration, as loaded by loadConfig (config.ts) from defaults, environment and flags. */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  modelsDir: string;
+  /** Host names accepted besides loopback names (DNS-rebinding guard). */
+  allowedHosts: string[];
+  /** Origins allowed by CORS; empty means no CORS headers at all. */
+  corsOrigins: string[];
+  /** Largest request body in bytes for JSON requests. */
+  maxBodyBytes: number;
+  /** Deepest nesting of arrays and objects a JSON body (or a JSON form field) may have. */
+  maxJsonDepth: number;
+  /** Seconds a client has to send a request's line and headers. */
+  headersTimeoutSeconds: number;
+  /** Seconds a request body may go without a byte arriving before the request is cut (408). */
+  bodyIdleSeconds: number;
+  /** Connections one client address may hold open; more are closed at once. */
+  maxConnectionsPerAddress: number;
+  /** Seconds between WebSocket pings; a peer that misses one is dropped. */
+  wsPingSeconds: number;
+  /** Tasks one WebSocket connection may subscribe to. */
+  wsMaxSubscriptions: number;
+  /** Bytes a WebSocket client may leave unread before it is dropped (close 4002). */
+  wsMaxBufferedBytes: number;
+  /** Messages a WebSocket client may send per minute, and at once, before it is closed (4003). */
+  wsMaxMessagesPerMinute: number;
+  /** How long a studio session lasts after sign-in. */
+  sessionHours: number;
+  /** How long a one-time sign-in link of `timbre studio` may be used. */
+  signInLinkMinutes: number;
+  /** Live studio sessions one key may have; signing in once more ends its oldest. */
+  sessionsPerKey: number;
+  /** Failed sign-ins one client address may make in any minute before every attempt from it waits (429). */
+  signInFailuresPerMinute: number;
+  /** A key created with all scopes at start if it does not exist yet. */
+  bootstrapApiKey: string | undefined;
+  logLevel: string;
+  /** Engine host processes running jobs side by side. */
+  enginePoolSize: number;
+  /** A single engine job running longer is killed (`engine_timeout`). */
+  engineTimeoutSeconds: number;
+  /** A built-in engine's program running longer on one piece of text (at most 1000 bytes) fails the job (`engine_piece_timeout`). */
+  enginePieceSeconds: number;
+  /** Engines unused this long are unloaded. */
+  engineIdleSeconds: number;
+  /** Resident memory an engine host may use before its job fails (`engine_out_of_memory`). */
+  engineMemoryMb: number;
+  /** Longest text one generation request may carry. */
+  maxTextChars: number;
+  /** Seconds of audio one request (a generation, a long-form task or chunk, a preview) may make. */
+  maxAudioSeconds: number;
+  /** Jobs running side by side on the compute queue. */
+  queueConcurrency: number;
+  /** Jobs that may wait in the queue; more are refused with `queue_full`. */
+  queueMaxQueued: number;
+  /** Largest uploaded file (multipart). */
+  maxUploadBytes: number;
+  /** Largest voice archive (import and preview), streamed to disk. */
+  maxArchiveBytes: number;
+  /** Bytes the entries of a voice archive may inflate to, together (counted as they inflate). */
+  maxArchiveExpandedBytes: number;
+  /** Days an unused asset is kept; 0 keeps assets until deleted. */
+  assetRetentionDays: number;
+  /** Folders whose files `audio-duration` may read by path; empty disables local paths. */
+  localPathRoots: string[];
+  /** Let downloads reach loopback, link-local and private addresses (tests, home servers). */
+  allowPrivateDownloads: boolean;
+  /** Longest media a download may fetch, in seconds. */
+  maxDownloadSeconds: number;
+  /** Largest media a download may fetch, in bytes. */
+  maxDownloadBytes: number;
+  /** Voice cloning: least speech per sample, speech kept per sample, samples per clone. */
+  cloneMinSpeechSeconds: number;
+  cloneMaxSampleSeconds: number;
+  cloneMaxSamples: number;
+  /** Development aid: check every response against the served OpenAPI document and record each mismatch. */
+  contractCheck: boolean;
+}

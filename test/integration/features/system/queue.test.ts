@@ -16,7 +16,8 @@ describe('the queue as one key sees it', () => {
     const other = await createKeyWithCli(fixture.server.dataDir, 'other app', LIMITS);
     const foreign = await generate(other, LONG_TEXT, SLOW_VOICE);
     assert.equal(foreign.status, 202, foreign.text);
-    const mine = await generate(fixture.admin, 'A short sentence of mine.');
+    // A text of minutes waits its turn; a sentence would take the quick lane beside the foreign job.
+    const mine = await generate(fixture.admin, LONG_TEXT);
 
     const seen = await call(fixture.admin, 'GET', '/api/queue/status');
     assert.equal(seen.status, 200);

@@ -8,6 +8,7 @@ import { previewSentence } from '../voices/index.js';
 import type { SpeakingVoice } from '../../platform/speech/speech.js';
 import { averagePrint, type SimilarityMeasure } from './voice-similarity.js';
 import { EngineError } from '../../platform/errors.js';
+import { primaryLanguage } from '../../platform/text/language-tag.js';
 
 /**
  * What every clone method fits to and is judged by: the target speaker's analysis and print from
@@ -50,8 +51,7 @@ export const PROBE_SENTENCES: Readonly<Record<string, string>> = {
 };
 
 export function probeSentence(language: string): string {
-  const primary = language.split(/[-_]/)[0]!.toLowerCase();
-  return PROBE_SENTENCES[primary] ?? `${previewSentence(language)} ${previewSentence(language)}`;
+  return PROBE_SENTENCES[primaryLanguage(language)] ?? `${previewSentence(language)} ${previewSentence(language)}`;
 }
 
 export async function buildTarget(

@@ -10,8 +10,9 @@ import { openAiResponses } from './errors.js';
 import { jsonTranslation, verboseTranslation } from './transcript.js';
 import type { SpeechToTextOptions } from './transcription-routes.js';
 import { TRANSLATION_DESCRIPTION, TranslationFieldsSchema, TranslationResponse, type TranslationFields } from './translation-schemas.js';
+import { primaryLanguage } from '../../platform/text/language-tag.js';
 
-const isEnglish = (language: string) => language.toLowerCase().split(/[-_]/)[0] === 'en';
+const isEnglish = (language: string) => primaryLanguage(language) === 'en';
 
 /**
  * Speech in a language other than English: the recognizers installed here transcribe and none

@@ -18,6 +18,7 @@ import { voiceNotFound } from './archive.js';
 import { renderingOf, VoiceRenderingSchema } from '../../platform/speech/voice-rendering.js';
 import { checkAudioBudget, expectedAudioSeconds, QUICK_SPEECH_SECONDS } from '../../platform/speech/speech-budget.js';
 import type { VoiceFiles } from '../../platform/speech/voice-files.js';
+import { primaryLanguage } from '../../platform/text/language-tag.js';
 
 /** Characters (code points) a caller's own preview text may have. */
 export const PREVIEW_MAX_CHARS = 300;
@@ -51,8 +52,7 @@ export const PREVIEW_SENTENCES: Readonly<Record<string, string>> = {
 
 /** The preview sentence for a BCP 47 tag (`de-DE` → German), English when the language has none. */
 export function previewSentence(language: string): string {
-  const primary = language.split(/[-_]/)[0]!.toLowerCase();
-  return PREVIEW_SENTENCES[primary] ?? PREVIEW_SENTENCES.en!;
+  return PREVIEW_SENTENCES[primaryLanguage(language)] ?? PREVIEW_SENTENCES.en!;
 }
 
 /** What a preview needs of a voice: how it speaks, plus what decides whether the cached preview still fits. */

@@ -7,6 +7,7 @@ import { asciiFold } from '../text/ascii-fold.js';
 import { wordOf } from './native/espeak-events.js';
 import { SessionHold, SharedSession, probeLibrary } from './native/library.js';
 import { RHVOICE_DATA, RHVOICE_LIBRARY, RHVOICE_PACKAGE, RhvoiceSession, type RhvoiceVoice, type RhvoiceWord } from './native/librhvoice.js';
+import { primaryLanguage } from '../text/language-tag.js';
 
 /**
  * RHVoice: statistical parametric (HTS) voices, among the most intelligible of the built-in
@@ -51,12 +52,12 @@ const SCRIPTS: Readonly<Record<string, readonly string[]>> = {
 };
 
 function isEnglish(voice: VoiceInfo): boolean {
-  return voice.language.split('-')[0] === 'en';
+  return primaryLanguage(voice.language) === 'en';
 }
 
 /** The scripts a voice reads, from its language; undefined (all) for a language not listed. */
 function rhvoiceScripts(voice: VoiceInfo): readonly string[] | undefined {
-  return SCRIPTS[voice.language.split('-')[0]!];
+  return SCRIPTS[primaryLanguage(voice.language)];
 }
 
 /** English voices get ASCII (accents dropped, `€` as euros); the others their text as it is. */

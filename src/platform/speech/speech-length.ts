@@ -13,6 +13,7 @@
  * voices measure, not at an upper bound: the audio is bounded again while it is made.
  */
 import { shortenPunctuationRuns } from '../engines/builtin-text.js';
+import { primaryLanguage } from '../text/language-tag.js';
 
 /** Seconds of speech at normal speed per thing said. */
 interface Rates {
@@ -48,7 +49,7 @@ const SYMBOL = /[\p{S}#%&*@/\\]/u;
 
 /** Seconds `text` takes to say at normal speed in `language` (BCP 47); `text` is already normalised (normalizeText). */
 export function estimateSpeechSeconds(text: string, language: string): number {
-  const rates = RATES[language.split(/[-_]/)[0]!.toLowerCase()] ?? ALPHABETIC;
+  const rates = RATES[primaryLanguage(language)] ?? ALPHABETIC;
   let seconds = 0;
   let inWord = false;
   for (const char of shortenPunctuationRuns(text)) {

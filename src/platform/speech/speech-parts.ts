@@ -1,5 +1,6 @@
 import { splitClauses, trimSpan, type Span } from '../text/clauses.js';
 import { estimateSpeechSeconds } from './speech-length.js';
+import { primaryLanguage } from '../text/language-tag.js';
 
 /**
  * The parts of a text that go to the engine one call at a time. The engine host runs one call at
@@ -71,7 +72,7 @@ export class SpeechParts {
 
 /** The sentences of `text`, a sentence over `maxSeconds` (at normal speed) cut at its clauses. */
 function piecesOf(text: string, language: string, maxSeconds: number): Piece[] {
-  const primary = language.split(/[-_]/)[0]!.toLowerCase();
+  const primary = primaryLanguage(language);
   const piece = (span: Span, seconds = estimateSpeechSeconds(text.slice(span.start, span.end), language)) => ({
     ...span,
     seconds,

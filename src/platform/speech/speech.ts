@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { type AudioFormat } from '../audio/encode.js';
 import { ApiError } from '../errors.js';
 import { preferredLanguage } from '../text/detect-language.js';
+import { primaryLanguage } from '../text/language-tag.js';
 
 export type VoiceType = 'preset' | 'clone' | 'design';
 
@@ -50,8 +51,8 @@ export function assertSpeaks(voice: SpeakingVoice, language: string): void {
 
 /** The voice's own tag for a language it speaks (`en` → `en-GB` for a British voice), else the language as given. */
 export function languageTagFor(voice: { language: string; languages: readonly string[] }, language: string): string {
-  const wanted = primaryOf(language);
-  return [voice.language, ...voice.languages].find((tag) => primaryOf(tag) === wanted) ?? language;
+  const wanted = primaryLanguage(language);
+  return [voice.language, ...voice.languages].find((tag) => primaryLanguage(tag) === wanted) ?? language;
 }
 
 /**
@@ -65,11 +66,9 @@ export function speakingLanguage(voice: SpeakingVoice, text: string, stated?: st
     return stated;
   }
   const languages = [voice.language, ...voice.languages];
-  if (new Set(languages.map(primaryOf)).size <= 1) return voice.language;
+  if (new Set(languages.map(primaryLanguage)).size <= 1) return voice.language;
   return languageTagFor(voice, preferredLanguage(text, { preferred: voice.language, candidates: languages }));
 }
-
-const primaryOf = (tag: string) => tag.split(/[-_]/)[0]!.toLowerCase();
 
 export { speakToFile, type AudioSink, type SpeakingJob, type SpeakingStages, type SpokenFile } from './speak-to-file.js';
 

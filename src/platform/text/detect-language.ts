@@ -10,6 +10,7 @@
  * CJK characters, while kana means Japanese and Hangul means Korean whatever the length.
  */
 import { eld } from 'eld/small';
+import { primaryLanguage } from './language-tag.js';
 
 export interface DetectOptions {
   /** Allowed answers (BCP 47, e.g. the languages the chosen voices speak); any when absent or empty. */
@@ -47,20 +48,17 @@ const HAS_LETTER = /\p{L}/u;
 
 const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
 
-/** `en-US` → `en`: the detector and the answer deal in primary subtags only. */
-const primary = (tag: string) => tag.split(/[-_]/)[0]!.toLowerCase();
-
 /** The language of `text`, restricted to `options.candidates` when given. */
 export function detectLanguage(text: string, options: DetectOptions = {}): DetectedLanguage {
   // An empty list (voices that declare no language) restricts nothing rather than everything.
-  const allowed = options.candidates?.length ? options.candidates.map(primary) : undefined;
+  const allowed = options.candidates?.length ? options.candidates.map(primaryLanguage) : undefined;
   const isAllowed = (language: string) => !allowed || allowed.includes(language);
   const cleaned = text.normalize('NFC');
   const scored = isMostlyCjk(cleaned) ? byScript(cleaned, isAllowed) : byDetector(cleaned, isAllowed);
   if (scored?.reliable) return scored;
   const fallback = options.fallback ?? scored?.language ?? allowed?.[0];
   if (!fallback) return { language: 'und', confidence: 0, reliable: false };
-  const language = primary(fallback);
+  const language = primaryLanguage(fallback);
   return { language, confidence: language === scored?.language ? scored.confidence : 0, reliable: false };
 }
 
@@ -99,8 +97,8 @@ const SCRIPTS_OF: Readonly<Record<string, string[]>> = { Jpan: ['Hani', 'Hira', 
  * Answers a primary subtag.
  */
 export function preferredLanguage(text: string, options: PreferredOptions): string {
-  const preferred = primary(options.preferred);
-  const allowed = options.candidates.length > 0 ? options.candidates.map(primary) : undefined;
+  const preferred = primaryLanguage(options.preferred);
+  const allowed = options.candidates.length > 0 ? options.candidates.map(primaryLanguage) : undefined;
   const isAllowed = (language: string) => language !== preferred && (!allowed || allowed.includes(language));
   const cleaned = text.normalize('NFC');
   const letters = count(cleaned, LETTER);

@@ -26,6 +26,7 @@
  */
 import { abbreviationsFor } from './abbreviations.js';
 import { splitClauses, trimSpan, type Span } from './clauses.js';
+import { primaryLanguage } from './language-tag.js';
 
 export interface Sentence {
   index: number;
@@ -46,7 +47,7 @@ const PARAGRAPH_BREAK_HERE = new RegExp(PARAGRAPH_BREAK.source, 'y');
 
 /** The sentences of `text` for `language` (BCP 47, default English), none longer than `maxChars`. */
 export function splitSentences(text: string, options: { language?: string; maxChars?: number } = {}): Sentence[] {
-  const language = primaryLanguage(options.language ?? DEFAULT_LANGUAGE);
+  const language = checkedPrimaryLanguage(options.language ?? DEFAULT_LANGUAGE);
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
   if (!Number.isInteger(maxChars) || maxChars < 1) throw new RangeError(`maxChars must be a positive integer, not ${maxChars}`);
   let spans = segment(text, language);
@@ -57,9 +58,9 @@ export function splitSentences(text: string, options: { language?: string; maxCh
   return toSentences(text, spans, maxChars, language);
 }
 
-/** The primary subtag, which is all the rules depend on (`pt-BR` → `pt`). */
-function primaryLanguage(tag: string): string {
-  const primary = tag.split(/[-_]/)[0]!.toLowerCase();
+/** The primary subtag, which is all the rules depend on (`pt-BR` → `pt`); a tag without one is refused. */
+function checkedPrimaryLanguage(tag: string): string {
+  const primary = primaryLanguage(tag);
   if (!/^[a-z]{2,3}$/.test(primary)) throw new RangeError(`Not a BCP 47 language tag: ${tag}`);
   return primary;
 }

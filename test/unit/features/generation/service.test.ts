@@ -6,20 +6,10 @@ import { parseWav } from '../../../../src/platform/audio/wav.js';
 import { completedJob } from '../../../../src/platform/jobs/job-errors.js';
 import { ApiError } from '../../../../src/platform/errors.js';
 import type { SpeakingVoice } from '../../../../src/platform/speech/speech.js';
-import { FakeEngines } from '../../../helpers/fake-engines.js';
+import { FakeEngines, PICO_EN_US } from '../../../helpers/fake-engines.js';
 import { serviceFixture, type ServiceFixture } from '../../../helpers/service-fixture.js';
 
-const preset = (id: string, changes: Partial<SpeakingVoice> = {}): SpeakingVoice => ({
-  id,
-  type: 'preset',
-  engine: 'pico',
-  engineVoice: 'en-US',
-  language: 'en-US',
-  languages: [],
-  available: true,
-  settings: {},
-  ...changes,
-});
+const preset = (id: string, changes: Partial<SpeakingVoice> = {}): SpeakingVoice => ({ ...PICO_EN_US, id, ...changes });
 
 const VOICES = new Map([
   ['pico:en-US', preset('pico:en-US')],

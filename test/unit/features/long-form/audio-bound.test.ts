@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import { ChunkRepository, LongFormService, selected } from '../../../../src/features/long-form/index.js';
+import { selected } from '../../../../src/features/long-form/index.js';
 import { ApiError } from '../../../../src/platform/errors.js';
 import { FakeEngines, PICO_EN_US } from '../../../helpers/fake-engines.js';
+import { longFormService } from '../../../helpers/long-form.js';
 import { serviceFixture, type ServiceFixture } from '../../../helpers/service-fixture.js';
 
 const VOICE = PICO_EN_US;
@@ -16,15 +17,7 @@ describe('the audio of a long-form task is bounded, per chunk and for the task',
   /** A service whose engine says `seconds` of audio for any text, its audio bounded at `maxAudioSeconds`. */
   async function service(seconds: number, maxAudioSeconds: number) {
     fixture = await serviceFixture();
-    const longForm = new LongFormService({
-      ...fixture,
-      engines: new FakeEngines(seconds),
-      chunks: new ChunkRepository(fixture.db, fixture.kept),
-      findVoice: async () => VOICE,
-      presets: async () => [VOICE],
-      maxTextChars: 5000,
-      maxAudioSeconds,
-    });
+    const longForm = longFormService(fixture, new FakeEngines(seconds), { maxAudioSeconds });
     return { longForm, queue: fixture.queue, start: () => longForm.start([{ voice: VOICE, text: TEXT, language: 'en-US' }], { maxChars: 20 }, 'key_a') };
   }
 

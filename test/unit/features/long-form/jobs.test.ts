@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ChunkRepository, LongFormService, selected } from '../../../../src/features/long-form/index.js';
+import { selected, type LongFormService } from '../../../../src/features/long-form/index.js';
 import type { CallOptions, EngineCall, EngineMethod, EngineResult } from '../../../../src/platform/engines/host/calls.js';
 import { EngineError } from '../../../../src/platform/errors.js';
 import type { JobQueue } from '../../../../src/platform/jobs/queue.js';
 import { FakeEngines, PICO_EN_US } from '../../../helpers/fake-engines.js';
+import { longFormService } from '../../../helpers/long-form.js';
 import { serviceFixture, type ServiceFixture } from '../../../helpers/service-fixture.js';
 
 const VOICE = PICO_EN_US;
@@ -33,15 +34,7 @@ describe('long-form chunks whose engine host crashed', () => {
     fixture = await serviceFixture();
     queue = fixture.queue;
     engines = new CrashingEngines(0.2);
-    longForm = new LongFormService({
-      ...fixture,
-      engines,
-      chunks: new ChunkRepository(fixture.db, fixture.kept),
-      findVoice: async () => VOICE,
-      presets: async () => [VOICE],
-      maxTextChars: 5000,
-      maxAudioSeconds: 600,
-    });
+    longForm = longFormService(fixture, engines, { maxAudioSeconds: 600 });
   });
 
   after(() => fixture.close());

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ChunkRepository, LongFormService, selected } from '../../../../src/features/long-form/index.js';
+import { LongFormService, selected } from '../../../../src/features/long-form/index.js';
 import type { TaskService } from '../../../../src/features/tasks/index.js';
 import type { JobQueue } from '../../../../src/platform/jobs/queue.js';
 import { AudioStore } from '../../../../src/platform/store/audio-store.js';
@@ -10,6 +10,7 @@ import type { LongFormDeps } from '../../../../src/features/long-form/deps.js';
 import { LONG_FORM_JOB } from '../../../../src/features/long-form/jobs.js';
 import { LongFormResume } from '../../../../src/features/long-form/resume.js';
 import { FakeEngines, PICO_EN_US } from '../../../helpers/fake-engines.js';
+import { longFormDeps } from '../../../helpers/long-form.js';
 import { serviceFixture, type ServiceFixture } from '../../../helpers/service-fixture.js';
 
 const VOICE = PICO_EN_US;
@@ -52,17 +53,7 @@ describe('long-form tasks whose chunks failed for lack of space', () => {
     audio = new FillingAudio(fixture.dir);
     room = false;
     kept = new KeptWrites(fixture.log, { retryMs: 20, hasRoom: async () => room });
-    deps = {
-      ...fixture,
-      engines,
-      audio,
-      kept,
-      chunks: new ChunkRepository(fixture.db, fixture.kept),
-      findVoice: async () => VOICE,
-      presets: async () => [VOICE],
-      maxTextChars: 5000,
-      maxAudioSeconds: 600,
-    };
+    deps = longFormDeps(fixture, engines, { audio, kept, maxAudioSeconds: 600 });
     longForm = new LongFormService(deps);
   });
 

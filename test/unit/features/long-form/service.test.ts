@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ChunkRepository, LongFormService, selected } from '../../../../src/features/long-form/index.js';
+import { selected, type LongFormService } from '../../../../src/features/long-form/index.js';
 import { TaskService } from '../../../../src/features/tasks/index.js';
 import { parseWav } from '../../../../src/platform/audio/wav.js';
 import { ApiError } from '../../../../src/platform/errors.js';
 import { JobQueue } from '../../../../src/platform/jobs/queue.js';
 import { FakeEngines, PICO_EN_US } from '../../../helpers/fake-engines.js';
+import { longFormService } from '../../../helpers/long-form.js';
 import { serviceFixture, type ServiceFixture } from '../../../helpers/service-fixture.js';
 
 const VOICE = PICO_EN_US;
@@ -22,14 +23,7 @@ describe('the long-form service', () => {
     fixture = await serviceFixture();
     ({ queue, taskService: tasks } = fixture);
     engines = new FakeEngines(0.4);
-    longForm = new LongFormService({
-      ...fixture,
-      engines,
-      chunks: new ChunkRepository(fixture.db, fixture.kept),
-      findVoice: async () => VOICE,
-      presets: async () => [VOICE],
-      maxTextChars: 5000,
-    });
+    longForm = longFormService(fixture, engines);
   });
 
   after(() => fixture.close());

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AssetRepository, AssetService } from '../../../../src/features/assets/index.js';
-import { ChunkRepository, LongFormService } from '../../../../src/features/long-form/index.js';
+import { ChunkRepository } from '../../../../src/features/long-form/index.js';
 import { type TaskRecord } from '../../../../src/features/tasks/index.js';
 import { TimelineRepository, TimelineService } from '../../../../src/features/timeline/index.js';
 import { MERGE_DEFAULTS } from '../../../../src/platform/audio/merge.js';
 import { ApiError } from '../../../../src/platform/errors.js';
 import { FakeEngines, PICO_EN_US } from '../../../helpers/fake-engines.js';
+import { longFormService } from '../../../helpers/long-form.js';
 import { serviceFixture, type ServiceFixture } from '../../../helpers/service-fixture.js';
 
 const VOICE = PICO_EN_US;
@@ -22,14 +23,7 @@ describe('the timeline service', () => {
     fixture = await serviceFixture();
     const { db, kept, log, dir, queue, audio, taskService } = fixture;
     const chunks = new ChunkRepository(db, kept);
-    const longForm = new LongFormService({
-      ...fixture,
-      engines: new FakeEngines(CHUNK_SECONDS),
-      chunks,
-      findVoice: async () => VOICE,
-      presets: async () => [VOICE],
-      maxTextChars: 5000,
-    });
+    const longForm = longFormService(fixture, new FakeEngines(CHUNK_SECONDS), { chunks });
     const assets = new AssetService({ assets: new AssetRepository(db), dataDir: dir, retentionDays: 0, log });
     timeline = new TimelineService({ timelines: new TimelineRepository(db), chunks, audio, assets, dataDir: dir });
     const started = await longForm.start([{ voice: VOICE, text: 'One is first. Two comes next. Three ends it.', language: 'en-US' }], {}, 'key_a');

@@ -14,6 +14,20 @@ import {
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
+/** The capabilities of a test engine that speaks English and nothing else of note. */
+const englishSynthesizer = (engine: string, changes: Partial<BuiltinEngine['capabilities']>): BuiltinEngine['capabilities'] => ({
+  engine,
+  kind: 'synthesizer',
+  neural: false,
+  languages: ['en-US'],
+  wordTimings: false,
+  phonemeTimings: false,
+  referenceAudio: false,
+  blendableVoices: false,
+  speed: false,
+  ...changes,
+});
+
 describe('what the built-in engines are given to read', () => {
   test('a word longer than MAX_WORD_BYTES is cut into parts of at most that many bytes, keeping every letter', () => {
     const broken = breakLongWords(`Voilà ${'é'.repeat(150)} fini`);
@@ -77,17 +91,7 @@ describe('what a voice cannot read', () => {
   const heard: string[] = [];
   /** Reads Latin script only, and says nothing (no samples) for a piece without an ASCII letter. */
   const latin: BuiltinEngine = {
-    capabilities: {
-      engine: 'latin',
-      kind: 'synthesizer',
-      neural: false,
-      languages: ['en-US'],
-      wordTimings: false,
-      phonemeTimings: false,
-      referenceAudio: false,
-      blendableVoices: false,
-      speed: false,
-    },
+    capabilities: englishSynthesizer('latin', { speed: false }),
     discoverVoices: async () => [voice],
     scriptsRead: () => ['Latin'],
     renderPiece: async (job) => {
@@ -141,17 +145,7 @@ describe('the per-piece time limit', () => {
   };
   /** An engine whose program never finishes a piece: `sleep`, stopped only by the piece's signal. */
   const stuck: BuiltinEngine = {
-    capabilities: {
-      engine: 'slow',
-      kind: 'synthesizer',
-      neural: false,
-      languages: ['en-US'],
-      wordTimings: false,
-      phonemeTimings: false,
-      referenceAudio: false,
-      blendableVoices: false,
-      speed: true,
-    },
+    capabilities: englishSynthesizer('slow', { speed: true }),
     discoverVoices: async () => [voice],
     renderPiece: async (job) => {
       await runEngineProgram('sleep', ['30'], { signal: job.signal });

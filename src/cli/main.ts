@@ -1,15 +1,11 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, forgetSecrets, loadConfig, SETTINGS } from '../platform/config.js';
 import { ApiError } from '../platform/errors.js';
-import { isStorageFull } from '../platform/storage-full.js';
-import { keysCommand } from './keys.js';
-import { modelsCommand } from './models.js';
-import { serveCommand } from './serve.js';
-import { studioCommand } from './studio.js';
 
 const USAGE = `Usage: timbre <command> [options]
 
 Commands:
+  setup                          Install the Debian packages and the default models (what npm run setup does)
   serve                          Start the service (default port 8765 on 127.0.0.1)
   studio [--no-open] [--json]    Print and open a one-time link that signs the browser in to Timbre Studio
   keys create --name NAME [--scopes a,b] [--rate-limit scope=N ...] [--json]
@@ -53,24 +49,27 @@ async function main(argv: string[]): Promise<number | undefined> {
     process.stdout.write(USAGE);
     return command || values.help ? 0 : 2;
   }
+  // The same steps as `npm run setup`, less npm ci and the build, which an installed package has done.
+  if (command === 'setup') return (await import('../../scripts/setup/run.mjs')).runSetup({ checkout: false });
   const given = values as Record<string, unknown>;
   const flags = Object.fromEntries(SETTINGS.map((setting) => [setting.flag, given[setting.flag] as string | undefined]));
   const config = loadConfig(process.env, flags);
   forgetSecrets();
+  // Each command's module is loaded only when it runs, so `timbre --help` loads none of them and `timbre keys` no server.
   switch (command) {
     case 'serve':
-      return serveCommand(config);
+      return (await import('./serve.js')).serveCommand(config);
     case 'keys':
-      return keysCommand(config, rest, {
+      return (await import('./keys.js')).keysCommand(config, rest, {
         name: values.name,
         scopes: values.scopes,
         rateLimits: values['rate-limit'] ?? [],
         json: values.json ?? false,
       });
     case 'studio':
-      return studioCommand(config, { open: !(values['no-open'] ?? false), json: values.json ?? false });
+      return (await import('./studio.js')).studioCommand(config, { open: !(values['no-open'] ?? false), json: values.json ?? false });
     case 'models':
-      return modelsCommand(config, rest, {
+      return (await import('./models.js')).modelsCommand(config, rest, {
         from: values.from,
         defaults: values.defaults ?? false,
         acceptChanged: values['accept-changed'] ?? false,
@@ -82,13 +81,21 @@ async function main(argv: string[]): Promise<number | undefined> {
   }
 }
 
+/** Whether an error is one the user can act on from its message alone (no stack trace needed). */
+async function isKnown(error: unknown): Promise<boolean> {
+  if (error instanceof ApiError || error instanceof ConfigError) return true;
+  if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) return true;
+  // Loaded here, not up front: it brings in better-sqlite3, which `timbre --help` does without.
+  const { isStorageFull } = await import('../platform/storage-full.js');
+  return isStorageFull(error);
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     if (code !== undefined) process.exitCode = code;
   },
-  (error: unknown) => {
-    const known =
-      error instanceof ApiError || error instanceof ConfigError || isStorageFull(error) || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  async (error: unknown) => {
+    const known = await isKnown(error);
     process.stderr.write(`timbre: ${known ? (error as Error).message : (error as Error).stack}\n`);
     process.exitCode = known ? 2 : 1;
   },

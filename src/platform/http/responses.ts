@@ -64,7 +64,7 @@ export function withErrors<T extends Record<number, unknown>>(responses: T, ...c
   return { ...errors, ...responses };
 }
 
-interface HeaderSpec {
+export interface HeaderSpec {
   description: string;
   type: 'string' | 'number' | 'integer';
 }

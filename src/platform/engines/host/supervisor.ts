@@ -46,7 +46,13 @@ interface HostProcess {
   watchdog?: NodeJS.Timeout;
 }
 
-const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
+/**
+ * Compiled (dist/), the worker is the worker.js beside this file and runs on plain node. Run from the
+ * sources (`npm run dev`, tests), this file is .ts and so is the worker, which then needs tsx too.
+ */
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
+const WORKER = fileURLToPath(new URL(FROM_SOURCES ? './worker.ts' : './worker.js', import.meta.url));
+const WORKER_EXEC_ARGV = FROM_SOURCES ? ['--import', 'tsx'] : ['--enable-source-maps'];
 const MEMORY_POLL_MS = 250;
 
 async function residentBytes(pid: number): Promise<number> {
@@ -168,7 +174,7 @@ export class EngineHost extends EngineClient {
   private spawnIfRoom(): HostProcess | undefined {
     if (this.hosts.length >= this.options.poolSize) return undefined;
     const child = fork(WORKER, [], {
-      execArgv: ['--import', 'tsx'],
+      execArgv: WORKER_EXEC_ARGV,
       serialization: 'advanced',
       stdio: ['ignore', 'pipe', 'inherit', 'ipc', 'pipe'],
       env: {

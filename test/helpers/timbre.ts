@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { statSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -11,14 +12,30 @@ import { ALL_BUDGETS } from '../../src/features/access/scopes.js';
 const BIN = fileURLToPath(new URL('../../bin/timbre.mjs', import.meta.url));
 const run = promisify(execFile);
 
+/**
+ * The CLI and the service run the compiled dist/, as a user's do; `npm test` builds it first. A single
+ * test file run by hand after a change in src/ would test the old build, so it fails instead.
+ */
+let checkedBuild = false;
+function compiledTimbre(): string {
+  if (checkedBuild) return BIN;
+  const src = fileURLToPath(new URL('../../src', import.meta.url));
+  const built = statSync(fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url)), { throwIfNoEntry: false });
+  const changed = readdirSync(src, { recursive: true, encoding: 'utf8' }).find((file) => statSync(join(src, file)).mtimeMs > (built?.mtimeMs ?? 0));
+  if (changed !== undefined) throw new Error(`dist/ is ${built ? `older than src/${changed}` : 'missing'}: run npm run build:server`);
+  checkedBuild = true;
+  return BIN;
+}
+
 export async function tempDir(label = 'timbre-test-'): Promise<string> {
   return mkdtemp(join(tmpdir(), label));
 }
 
 /** Runs the `timbre` CLI as a user would. */
 export async function cli(args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string; code: number }> {
+  const bin = compiledTimbre();
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env: { ...process.env, ...env } });
     return { stdout, stderr, code: 0 };
   } catch (error) {
     const failed = error as { stdout: string; stderr: string; code: number };
@@ -51,7 +68,7 @@ export interface RunningTimbre {
 /** Starts the real service on a free port (port 0) and waits for the address it prints. */
 export async function startTimbre(options: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<RunningTimbre> {
   const dataDir = options.dataDir ?? (await tempDir());
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [compiledTimbre(), 'serve', '--port', '0', '--data-dir', dataDir, ...(options.args ?? [])], {
     // Every response is checked against the API document; stop() fails on any mismatch.
     env: { ...process.env, TIMBRE_LOG_LEVEL: 'warn', TIMBRE_CONTRACT_CHECK: 'true', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

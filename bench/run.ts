@@ -12,9 +12,16 @@ import { benchLongForm } from './long-form.js';
 import { printTable } from './measure.js';
 import { benchRecognizer, recognitionSet } from './recognizers.js';
 import { benchService } from './service.js';
+import { benchStartup } from './startup.js';
 import { benchSynthesizer } from './synthesizers.js';
 
 const config = loadConfig();
+
+const startup = await benchStartup();
+printTable(
+  'Start-up of the compiled service (medians; above_node_s = minus `node -e 0` in the same run; restart = synthesis after kill -9 of the engine host minus one with the host warm)',
+  startup,
+);
 const jfk = fileURLToPath(new URL('../../shared/models/pocket-tts/reference/jfk.wav', import.meta.url));
 const lj = fileURLToPath(new URL('../../shared/models/pocket-tts/reference/LJ001-0001.wav', import.meta.url));
 
@@ -76,6 +83,7 @@ printTable(
 const results = {
   date: new Date().toISOString(),
   node: process.versions.node,
+  startup,
   synthesis,
   recognition,
   host_overhead: overhead,

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { removeDir, request, tempDir } from '../../helpers/timbre.js';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+describe('the npm package: npm pack, npm install -g, timbre serve', () => {
+  let dir: string;
+  let prefix: string;
+  let installed: string;
+  let version: string;
+  const timbre = () => join(prefix, 'bin', 'timbre');
+
+  before(async () => {
+    dir = await tempDir('timbre-package-');
+    prefix = join(dir, 'prefix');
+    ({ version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string });
+    // prepack builds dist/ and the studio, so the tarball holds what the checkout would run.
+    await run('npm', ['pack', '--pack-destination', dir], { cwd: ROOT });
+    const tarball = join(dir, `timbre-${version}.tgz`);
+    // From the npm cache where it can; better-sqlite3 compiles here, koffi and sherpa-onnx ship theirs.
+    await run('npm', ['install', '-g', '--prefix', prefix, tarball, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir });
+    installed = join(prefix, 'lib', 'node_modules', 'timbre');
+  });
+  after(async () => {
+    await removeDir(dir);
+  });
+
+  test('installs without the build-only packages: tsx, vite and preact are devDependencies', () => {
+    // So the installed timbre below runs with no TypeScript loader at all.
+    for (const name of ['tsx', 'vite', 'preact', 'esbuild']) {
+      assert.equal(existsSync(join(installed, 'node_modules', name)), false, name);
+      assert.equal(existsSync(join(prefix, 'lib', 'node_modules', name)), false, name);
+    }
+    for (const file of ['dist/cli/main.js', 'dist/client/index.d.ts', 'studio/dist/index.html', 'docs/openapi.json', 'scripts/setup/run.mjs']) {
+      assert.ok(existsSync(join(installed, file)), file);
+    }
+  });
+
+  test('the installed timbre serves /api/system/info to a key it made', async () => {
+    const dataDir = join(dir, 'data');
+    const created = await run(timbre(), ['keys', 'create', '--name', 'package test', '--scopes', 'system:read', '--data-dir', dataDir, '--json']);
+    const { key } = JSON.parse(created.stdout) as { key: string };
+    const child = spawn(timbre(), ['serve', '--port', '0', '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, TIMBRE_LOG_LEVEL: 'warn' },
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let stdout = '';
+        child.stdout.on('data', (chunk) => {
+          stdout += String(chunk);
+          const match = /listening on (http:\/\/\S+)/.exec(stdout);
+          if (match?.[1]) resolve(match[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`timbre serve exited with ${code}`)));
+      });
+      const info = await request(url, 'GET', '/api/system/info', { key, headers: { host: '127.0.0.1' } });
+      assert.equal(info.status, 200, info.text);
+      assert.equal(info.body.versions.timbre, version);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  test('timbre/client resolves from the install to the compiled client', async () => {
+    const script = "const client = await import('timbre/client'); console.log(import.meta.resolve('timbre/client'), typeof client.createTimbreClient);";
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: installed });
+    assert.equal(stdout.trim(), `file://${installed}/dist/client/index.js function`);
+  });
+});

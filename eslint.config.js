@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'docs/', 'bench/results/', 'src/client/schema.d.ts', 'studio/dist/', 'test/browser/artifacts/'] },
+  { ignores: ['node_modules/', 'dist/', 'docs/', 'bench/results/', 'src/client/schema.d.ts', 'studio/dist/', 'test/browser/artifacts/'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

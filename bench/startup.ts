@@ -99,16 +99,17 @@ export async function benchStartup() {
     for (let round = 0; round < 3; round++) rounds.push(await serveRound(dataDir, key));
     const of = (pick: (entry: (typeof rounds)[number]) => number) => median(rounds.map(pick));
     const restart = of((entry) => entry.afterCrashS - entry.warm);
-    const row = (measure: string, value: number, unit: 's' | 'MiB', goal = '-') => ({
+    // Only a command's own start-up is held against node's; the other rows happen inside a running service.
+    const row = (measure: string, value: number, unit: 's' | 'MiB', goal = '-', againstNode = false) => ({
       measure,
       value: round(value),
       unit,
-      above_node_s: unit === 's' ? round(value - node) : '-',
+      above_node_s: againstNode ? round(value - node) : '-',
       goal,
     });
     return [
       row('node -e 0', node, 's'),
-      row('timbre --help', help, 's', '≤ 0.3 s above node'),
+      row('timbre --help', help, 's', '≤ 0.3 s above node', true),
       row(
         'timbre serve until it listens',
         of((entry) => entry.listeningS),

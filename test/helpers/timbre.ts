@@ -21,7 +21,9 @@ function compiledTimbre(): string {
   if (checkedBuild) return BIN;
   const src = fileURLToPath(new URL('../../src', import.meta.url));
   const built = statSync(fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url)), { throwIfNoEntry: false });
-  const changed = readdirSync(src, { recursive: true, encoding: 'utf8' }).find((file) => statSync(join(src, file)).mtimeMs > (built?.mtimeMs ?? 0));
+  const changed = readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .find((file) => statSync(join(src, file)).mtimeMs > (built?.mtimeMs ?? 0));
   if (changed !== undefined) throw new Error(`dist/ is ${built ? `older than src/${changed}` : 'missing'}: run npm run build:server`);
   checkedBuild = true;
   return BIN;

@@ -18,7 +18,7 @@ function median(values: number[]): number {
 
 async function medianOf(fn: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) times.push((await timed(fn)).seconds);
+  for (let attempt = 0; attempt < ROUNDS; attempt++) times.push((await timed(fn)).seconds);
   return median(times);
 }
 
@@ -95,8 +95,8 @@ export async function benchStartup() {
     const { key } = await createKeyWithCli(dataDir, 'bench startup', GENEROUS_LIMITS);
     const node = await medianOf(() => run(process.execPath, ['-e', '0']));
     const help = await medianOf(() => run(process.execPath, [BIN, '--help']));
-    const rounds = [];
-    for (let round = 0; round < 3; round++) rounds.push(await serveRound(dataDir, key));
+    const rounds: Awaited<ReturnType<typeof serveRound>>[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) rounds.push(await serveRound(dataDir, key));
     const of = (pick: (entry: (typeof rounds)[number]) => number) => median(rounds.map(pick));
     const restart = of((entry) => entry.afterCrashS - entry.warm);
     // Only a command's own start-up is held against node's; the other rows happen inside a running service.

@@ -147,7 +147,7 @@ function mediaServices({ config, db, engines, queue, audio, log }: Platform, chu
   return {
     assets,
     downloads,
-    transcription: new TranscriptionService({ engines, queue, modelsDir: config.modelsDir }),
+    transcription: new TranscriptionService({ engines, queue, modelsDir: config.modelsDir, windowSeconds: config.transcriptionWindowSeconds }),
     timeline,
     renderer: new TimelineRenderer({ queue, tasks, taskService, timeline, audio }),
   };

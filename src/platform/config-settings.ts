@@ -173,4 +173,11 @@ export const SETTINGS = [
     parse: integer(3, 3600),
   },
   { key: 'cloneMaxSamples', env: 'TIMBRE_CLONE_MAX_SAMPLES', flag: 'clone-max-samples', description: 'Samples or clips per clone', parse: integer(1, 100) },
+  {
+    key: 'transcriptionWindowSeconds',
+    env: 'TIMBRE_TRANSCRIPTION_WINDOW_SECONDS',
+    flag: 'transcription-window-seconds',
+    description: 'Audio decoded and recognized at a time',
+    parse: integer(10, 3600),
+  },
 ] as const satisfies readonly Setting<keyof Config>[];

@@ -75,6 +75,8 @@ export interface Config {
   cloneMinSpeechSeconds: number;
   cloneMaxSampleSeconds: number;
   cloneMaxSamples: number;
+  /** Transcription decodes and recognizes long audio this many seconds at a time (memory stays flat). */
+  transcriptionWindowSeconds: number;
   /** Development aid: check every response against the served OpenAPI document and record each mismatch. */
   contractCheck: boolean;
 }

@@ -71,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     cloneMinSpeechSeconds: 3,
     cloneMaxSampleSeconds: 30,
     cloneMaxSamples: 10,
+    transcriptionWindowSeconds: 120,
     contractCheck: false,
   };
   for (const setting of SETTINGS) {

@@ -3,6 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { decodeToPcm } from '../../src/platform/audio/decode.js';
+import { pocketsphinxEngine } from '../../src/platform/engines/pocketsphinx.js';
 import { normalizeForWer, wordErrorRate } from '../../src/platform/text/wer.js';
 
 /**
@@ -40,6 +42,18 @@ export async function heldOutWordErrorRate(speak: (text: string) => Promise<Buff
   const pairs = [];
   for (const reference of HELD_OUT_SENTENCES) pairs.push({ reference, heard: await hear(await speak(reference)) });
   return pooledWordErrorRate(pairs);
+}
+
+/**
+ * What PocketSphinx hears in a recording, run by the test itself: the recognizer and the steps
+ * `/api/transcribe` takes for it (decoded to 16 kHz mono by ffmpeg, then recognized), outside the
+ * service's one-job-at-a-time queue, so a suite can hear recordings while the service speaks.
+ */
+export async function heardByPocketSphinx(audio: Buffer): Promise<string> {
+  const recognizer = await pocketsphinxEngine.load();
+  const pcm = await decodeToPcm(audio, 16000);
+  const transcript = await recognizer.recognize({ pcm, language: 'en' }, { signal: new AbortController().signal, progress: () => undefined });
+  return transcript.text;
 }
 
 /** Praat's median pitch (Hz) of a recording in any format ffmpeg reads, over its voiced frames. */

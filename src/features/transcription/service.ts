@@ -15,8 +15,6 @@ import { planWindow } from './windows.js';
 /** Best first: the neural recognizers when installed, else the built-in one. */
 const RECOGNIZERS = ['whisper', 'moonshine', 'pocketsphinx'];
 const RATE = 16_000;
-/** Long audio is decoded and recognized one window at a time, so memory stays flat. */
-const WINDOW_SECONDS = 120;
 
 const TimestampsSchema = Type.Enum(['none', 'segment', 'word']);
 export type Timestamps = Static<typeof TimestampsSchema>;
@@ -49,7 +47,8 @@ export const TRANSCRIPTION_JOB = jobKind('transcription', TranscriptionRequestSc
  * skipped (see planWindow).
  */
 export class TranscriptionService {
-  constructor(private readonly deps: { engines: EngineClient; queue: JobQueue; modelsDir: string }) {
+  /** Long audio is decoded and recognized one window of this many seconds at a time, so memory stays flat. */
+  constructor(private readonly deps: { engines: EngineClient; queue: JobQueue; modelsDir: string; windowSeconds: number }) {
     deps.queue.register(TRANSCRIPTION_JOB, (payload, context) => this.run(payload, context));
   }
 
@@ -66,11 +65,11 @@ export class TranscriptionService {
     const segments: TranscriptSegment[] = [];
     let language = request.language ?? recognizer.languages[0] ?? 'und';
     for (let start = 0; start < request.duration;) {
-      const window = await decodeToPcm(request.path, RATE, context.signal, { start, duration: WINDOW_SECONDS });
+      const window = await decodeToPcm(request.path, RATE, context.signal, { start, duration: this.deps.windowSeconds });
       const length = window.samples.length / RATE;
       if (length === 0) break;
       const regions = vad ? await this.speechRegions(window, context) : undefined;
-      const plan = planWindow(regions, length, start + WINDOW_SECONDS >= request.duration);
+      const plan = planWindow(regions, length, start + this.deps.windowSeconds >= request.duration);
       const speech = plan.speech;
       if (speech) {
         const transcript = await this.recognize(recognizer.engine, slice(window, speech), request.language, context);

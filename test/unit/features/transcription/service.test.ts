@@ -31,7 +31,7 @@ describe('the transcription service (PocketSphinx installed, no voice activity d
     queue = new JobQueue({ jobs: new JobRepository(db, kept), events: new EventBus(log), concurrency: 1, maxQueued: 10 });
     engines = new FakeEngines(0.5, 'four words were heard');
     // An empty models folder: the built-in recognizer is there, the Silero detector is not.
-    transcription = new TranscriptionService({ engines, queue, modelsDir: join(dir, 'models') });
+    transcription = new TranscriptionService({ engines, queue, modelsDir: join(dir, 'models'), windowSeconds: 120 });
     path = join(dir, 'speech.wav');
     await writeFile(path, encodeWav({ samples: Float32Array.from({ length: 32000 }, (_, n) => 0.2 * Math.sin(n / 7)), sampleRate: 16000 }));
   });

@@ -12,7 +12,7 @@ import {
   peakLevelDb,
   splitWindows,
   totalSeconds,
-} from '../../platform/audio/speech-quality.js';
+} from './speech-quality.js';
 import type { Span } from '../../platform/audio/trim.js';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
 import { ApiError } from '../../platform/errors.js';

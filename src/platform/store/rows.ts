@@ -1,0 +1,45 @@
+/** The column a record field is stored in: `ownerKeyId` → `owner_key_id`. */
+export type ColumnOf<Field extends string> = Field extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${ColumnOf<Tail>}`
+  : Field;
+
+/**
+ * A table's row for records of type `R`: every field under its snake_case column, the fields in
+ * `Json` stored as JSON text. The one declaration of a row: `prepare<Params, RowOf<…>>` reads it.
+ */
+export type RowOf<R, Json extends keyof R = never> = {
+  [K in keyof R & string as ColumnOf<K>]: K extends Json ? (null extends R[K] ? string | null : string) : R[K];
+};
+
+/** How each JSON column is read back: the parsed value in, the checked field out. */
+export type JsonReaders<R, Json extends keyof R> = { [K in Json]: (value: unknown) => R[K] };
+
+function columnOf(field: string): string {
+  return field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+function fieldOf(column: string): string {
+  return column.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+}
+
+/**
+ * The mapper of one table, from its JSON columns alone: every other column becomes the camelCase
+ * field of the same value, each JSON column is parsed and handed to its reader (a null stays null). Columns the query
+ * adds beyond the record (counts, say) come through the same way.
+ */
+export function rowMapper<R, Json extends keyof R & string = never>(json: JsonReaders<R, Json>): (row: RowOf<R, Json>) => R {
+  const readers = new Map<string, (value: unknown) => unknown>(
+    Object.entries<(value: unknown) => unknown>(json).map(([field, read]) => [columnOf(field), read]),
+  );
+  return (row) => {
+    const record = Object.fromEntries(
+      Object.entries(row).map(([column, value]: [string, unknown]) => {
+        const read = readers.get(column);
+        return [fieldOf(column), read && typeof value === 'string' ? read(JSON.parse(value)) : value];
+      }),
+    );
+    // The only assertion of the store: RowOf<R> names exactly R's fields as columns, and each JSON
+    // column went through the reader that returns its field's type.
+    return record as R;
+  };
+}

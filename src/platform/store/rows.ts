@@ -43,3 +43,22 @@ export function rowMapper<R, Json extends keyof R & string = never>(json: JsonRe
     return record as R;
   };
 }
+
+/** A JSON column read back as it was written, for a field of type `unknown`. */
+export const readAny = (value: unknown): unknown => value;
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A JSON object of numbers (stage timings, say) read back: its number entries. */
+export function readNumbers(value: unknown): Record<string, number> {
+  return isRecord(value) ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, number] => typeof entry[1] === 'number')) : {};
+}
+
+/** The stored error of a job, task or take, read back in the shape it was written; anything else is no error. */
+export function readStoredError(value: unknown): { code: string; message: string; details: Record<string, unknown>; status?: number } | null {
+  if (!isRecord(value) || typeof value.code !== 'string' || typeof value.message !== 'string') return null;
+  const error = { code: value.code, message: value.message, details: isRecord(value.details) ? value.details : {} };
+  return typeof value.status === 'number' ? { ...error, status: value.status } : error;
+}

@@ -1,5 +1,5 @@
 import type { Db } from '../../platform/store/database.js';
-import { readAny, readNumbers, readStoredError, rowMapper, type RowOf } from '../../platform/store/rows.js';
+import { assignmentsOf, readAny, readNumbers, readStoredError, rowMapper, type RowOf } from '../../platform/store/rows.js';
 import type { KeptChannel, KeptWrites } from '../../platform/store/kept-writes.js';
 
 export type TaskStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -31,19 +31,19 @@ type TaskRow = RowOf<TaskRecord, 'timings' | 'stages' | 'error'>;
 const fromRow = rowMapper<TaskRecord, 'timings' | 'stages' | 'error'>({ timings: readAny, stages: readNumbers, error: readStoredError });
 
 /** Each field a change may set, with its column. */
-const CHANGE_COLUMNS: readonly [keyof TaskChanges, string][] = [
-  ['status', 'status'],
-  ['duration', 'duration'],
-  ['audioPath', 'audio_path'],
-  ['timings', 'timings'],
-  ['stages', 'stages'],
-  ['error', 'error'],
-  ['jobId', 'job_id'],
-  ['sampleRate', 'sample_rate'],
-  ['format', 'format'],
-];
+const CHANGE_COLUMNS = {
+  status: 'status',
+  duration: 'duration',
+  audioPath: 'audio_path',
+  timings: 'timings',
+  stages: 'stages',
+  error: 'error',
+  jobId: 'job_id',
+  sampleRate: 'sample_rate',
+  format: 'format',
+} satisfies Record<keyof TaskChanges, string>;
 
-const JSON_COLUMNS: ReadonlySet<keyof TaskChanges> = new Set(['timings', 'stages', 'error']);
+const JSON_WRITERS = { timings: JSON.stringify, stages: JSON.stringify, error: JSON.stringify };
 
 function asJson(value: unknown): string | null {
   return value == null ? null : JSON.stringify(value);
@@ -100,10 +100,8 @@ export class TaskRepository {
   }
 
   update(id: string, changes: TaskChanges, at: string): void {
-    const entries = CHANGE_COLUMNS.filter(([key]) => Object.hasOwn(changes, key)).map(([key, column]) => ({ key, column, value: changes[key] }));
-    if (entries.length === 0) return;
-    const assignments = entries.map(({ key, column }) => `${column} = @${key}`).join(', ');
-    const values = Object.fromEntries(entries.map(({ key, value }) => [key, JSON_COLUMNS.has(key) ? asJson(value) : value]));
+    const { assignments, values } = assignmentsOf(changes, CHANGE_COLUMNS, JSON_WRITERS);
+    if (assignments === '') return;
     this.db.prepare(`UPDATE tasks SET ${assignments}, updated_at = @at WHERE id = @id`).run({ ...values, at, id });
   }
 }

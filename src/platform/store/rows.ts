@@ -62,3 +62,26 @@ export function readStoredError(value: unknown): { code: string; message: string
   const error = { code: value.code, message: value.message, details: isRecord(value.details) ? value.details : {} };
   return typeof value.status === 'number' ? { ...error, status: value.status } : error;
 }
+
+/**
+ * One UPDATE's `column = @field` list and bound values, from the fields a change sets (an undefined
+ * field sets nothing); a field with a writer (JSON, a flag) is stored through it unless null.
+ */
+export function assignmentsOf<C extends object>(
+  changes: C,
+  columns: { readonly [K in keyof C]-?: string },
+  writers: Partial<Record<keyof C, (value: unknown) => unknown>> = {},
+): { assignments: string; values: Record<string, unknown> } {
+  const columnOf = new Map<string, string>(Object.entries(columns));
+  const writerOf = new Map<string, ((value: unknown) => unknown) | undefined>(Object.entries(writers));
+  const set = Object.entries(changes).filter(([field, value]) => columnOf.has(field) && value !== undefined);
+  return {
+    assignments: set.map(([field]) => `${columnOf.get(field)} = @${field}`).join(', '),
+    values: Object.fromEntries(
+      set.map(([field, value]: [string, unknown]) => {
+        const write = writerOf.get(field);
+        return [field, value !== null && write ? write(value) : value];
+      }),
+    ),
+  };
+}

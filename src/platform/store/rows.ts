@@ -5,13 +5,14 @@ export type ColumnOf<Field extends string> = Field extends `${infer Head}${infer
 
 /**
  * A table's row for records of type `R`: every field under its snake_case column, the fields in
- * `Json` stored as JSON text. The one declaration of a row: `prepare<Params, RowOf<…>>` reads it.
+ * `Json` stored as JSON text, those in `Flag` as 0 or 1. The one declaration of a row:
+ * `prepare<Params, RowOf<…>>` reads it.
  */
-export type RowOf<R, Json extends keyof R = never> = {
-  [K in keyof R & string as ColumnOf<K>]: K extends Json ? (null extends R[K] ? string | null : string) : R[K];
+export type RowOf<R, Json extends keyof R = never, Flag extends keyof R = never> = {
+  [K in keyof R & string as ColumnOf<K>]: K extends Json ? (null extends R[K] ? string | null : string) : K extends Flag ? number : R[K];
 };
 
-/** How each JSON column is read back: the parsed value in, the checked field out. */
+/** How each JSON column is read back: the parsed value (undefined for text that is no JSON) in, the checked field out. */
 export type JsonReaders<R, Json extends keyof R> = { [K in Json]: (value: unknown) => R[K] };
 
 function columnOf(field: string): string {
@@ -22,24 +23,38 @@ function fieldOf(column: string): string {
   return column.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
 }
 
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The mapper of one table, from its JSON columns alone: every other column becomes the camelCase
- * field of the same value, each JSON column is parsed and handed to its reader (a null stays null). Columns the query
- * adds beyond the record (counts, say) come through the same way.
+ * The mapper of one table, from its JSON and flag columns alone: every other column becomes the
+ * camelCase field of the same value, each JSON column is parsed and handed to its reader (a null
+ * stays null), each flag becomes a boolean. Columns the query adds beyond the record (counts, say)
+ * come through the same way.
  */
-export function rowMapper<R, Json extends keyof R & string = never>(json: JsonReaders<R, Json>): (row: RowOf<R, Json>) => R {
+export function rowMapper<R, Json extends keyof R & string = never, Flag extends keyof R & string = never>(
+  json: JsonReaders<R, Json>,
+  flags: readonly Flag[] = [],
+): (row: RowOf<R, Json, Flag>) => R {
   const readers = new Map<string, (value: unknown) => unknown>(
     Object.entries<(value: unknown) => unknown>(json).map(([field, read]) => [columnOf(field), read]),
   );
+  const flagColumns = new Set(flags.map(columnOf));
   return (row) => {
     const record = Object.fromEntries(
       Object.entries(row).map(([column, value]: [string, unknown]) => {
         const read = readers.get(column);
-        return [fieldOf(column), read && typeof value === 'string' ? read(JSON.parse(value)) : value];
+        if (read && typeof value === 'string') return [fieldOf(column), read(parsed(value))];
+        return [fieldOf(column), flagColumns.has(column) ? value === 1 : value];
       }),
     );
-    // The only assertion of the store: RowOf<R> names exactly R's fields as columns, and each JSON
-    // column went through the reader that returns its field's type.
+    // The only assertion of the store: RowOf<R> names exactly R's fields as columns, each JSON
+    // column went through the reader that returns its field's type and each flag became a boolean.
     return record as R;
   };
 }

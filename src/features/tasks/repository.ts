@@ -1,12 +1,16 @@
 import type { Db } from '../../platform/store/database.js';
+import { newId } from '../../platform/util/ids.js';
 import { assignmentsOf, readAny, readNumbers, readStoredError, rowMapper, type RowOf } from '../../platform/store/rows.js';
 import type { KeptChannel, KeptWrites } from '../../platform/store/kept-writes.js';
 
 export type TaskStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
+/** What a task is: a single generation, or a long text spoken in chunks. */
+export type TaskKind = 'generation' | 'long-form';
+
 export interface TaskRecord {
   id: string;
-  kind: string;
+  kind: TaskKind;
   ownerKeyId: string | null;
   status: TaskStatus;
   voiceId: string | null;
@@ -29,6 +33,28 @@ export interface TaskRecord {
 type TaskRow = RowOf<TaskRecord, 'timings' | 'stages' | 'error'>;
 
 const fromRow = rowMapper<TaskRecord, 'timings' | 'stages' | 'error'>({ timings: readAny, stages: readNumbers, error: readStoredError });
+
+/** A new task of its kind, queued and empty, created now: the one way every capability makes one. */
+export function newTask(
+  kind: TaskKind,
+  fields: Pick<TaskRecord, 'ownerKeyId' | 'voiceId' | 'text' | 'language' | 'format' | 'sampleRate'>,
+  at = new Date().toISOString(),
+): TaskRecord {
+  return {
+    ...fields,
+    id: newId('task'),
+    kind,
+    status: 'queued',
+    duration: null,
+    audioPath: null,
+    timings: null,
+    stages: null,
+    error: null,
+    jobId: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
 
 /** Each field a change may set, with its column. */
 const CHANGE_COLUMNS = {

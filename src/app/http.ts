@@ -23,12 +23,11 @@ import { downloadRoutes } from '../features/downloads/index.js';
 import { transcribeRoutes } from '../features/transcription/index.js';
 import { timelineRoutes, mergeTimelineRoutes } from '../features/timeline/index.js';
 import { generateRoutes } from '../features/generation/index.js';
-import { longFormRoutes } from '../features/long-form/index.js';
+import { longFormRoutes, textRoutes } from '../features/long-form/index.js';
 import { cloneRoutes, designRoutes } from '../features/cloning/index.js';
 import { previewRoutes, voiceRoutes } from '../features/voices/index.js';
 import { queueRoutes, systemRoutes } from '../features/system/index.js';
 import { taskRoutes } from '../features/tasks/index.js';
-import { textRoutes } from '../features/text/index.js';
 import { SHARED_SCHEMAS } from './shared-schemas.js';
 import { websocketRoutes } from '../features/events/index.js';
 import { installOpenAiErrors, OpenAiErrorEnvelopeSchema, openAiRoutes } from '../features/openai/index.js';
@@ -119,7 +118,7 @@ async function registerCapabilities(app: FastifyInstance, config: Config, servic
   await app.register(sessionRoutes, { sessions: services.sessions, sessionHours: config.sessionHours });
   await app.register(apiKeyRoutes, { keys: services.keys });
   await app.register(systemRoutes, { system: services.system });
-  await app.register(voiceRoutes, { voices: services.voices, config });
+  await app.register(voiceRoutes, { voices: services.voices, dataDir: config.dataDir, maxArchiveBytes: config.maxArchiveBytes });
   await app.register(previewRoutes, { previews: services.previews });
   await app.register(cloneRoutes, { cloning: services.cloning, assets: services.assets, voices: services.voices, maxSamples: config.cloneMaxSamples });
   await app.register(designRoutes, { design: services.design, voices: services.voices });
@@ -128,11 +127,11 @@ async function registerCapabilities(app: FastifyInstance, config: Config, servic
   await app.register(longFormRoutes, { longForm: services.longForm, tasks: services.tasks, findVoice: (id) => services.voices.get(id) });
   await app.register(queueRoutes, { queue: services.queue });
   await app.register(textRoutes);
-  await app.register(assetRoutes, { assets: services.assets, config });
+  await app.register(assetRoutes, { assets: services.assets, dataDir: config.dataDir, localPathRoots: config.localPathRoots });
   await app.register(downloadRoutes, { downloads: services.downloads });
-  await app.register(timelineRoutes, { timeline: services.timeline, tasks: services.tasks, assets: services.assets, config });
+  await app.register(timelineRoutes, { timeline: services.timeline, tasks: services.tasks, assets: services.assets, dataDir: config.dataDir });
   await app.register(mergeTimelineRoutes, { renderer: services.renderer });
-  await app.register(transcribeRoutes, { transcription: services.transcription, assets: services.assets, config });
+  await app.register(transcribeRoutes, { transcription: services.transcription, assets: services.assets, dataDir: config.dataDir });
   await app.register(openAiRoutes, { openai: services.openai, transcription: services.transcription, assets: services.assets, dataDir: config.dataDir });
   await app.register(websocketRoutes, {
     events: services.events,

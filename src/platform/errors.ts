@@ -38,3 +38,8 @@ export class EngineError extends Error {
     this.name = 'EngineError';
   }
 }
+
+/** The words of anything thrown: an Error's message, or the value itself as text. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,5 +1,6 @@
 import type { Db } from '../../platform/store/database.js';
-import type { RateLimits, Scope } from './scopes.js';
+import { readRateLimits, readScopes, type RateLimits, type Scope } from './scopes.js';
+import { rowMapper, type RowOf } from '../../platform/store/rows.js';
 
 export interface ApiKeyRecord {
   keyId: string;
@@ -21,33 +22,11 @@ export interface BudgetLink {
   rateLimits: RateLimits;
 }
 
-interface ApiKeyRow {
-  key_id: string;
-  name: string;
-  prefix: string;
-  secret_hash: string;
-  scopes: string;
-  rate_limits: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  created_by: string | null;
-}
+type ApiKeyRow = RowOf<ApiKeyRecord, 'scopes' | 'rateLimits'>;
 
-function fromRow(row: ApiKeyRow): ApiKeyRecord {
-  return {
-    keyId: row.key_id,
-    name: row.name,
-    prefix: row.prefix,
-    secretHash: row.secret_hash,
-    scopes: JSON.parse(row.scopes) as Scope[],
-    rateLimits: JSON.parse(row.rate_limits) as RateLimits,
-    createdAt: row.created_at,
-    lastUsedAt: row.last_used_at,
-    revokedAt: row.revoked_at,
-    createdBy: row.created_by,
-  };
-}
+const fromRow = rowMapper<ApiKeyRecord, 'scopes' | 'rateLimits'>({ scopes: readScopes, rateLimits: readRateLimits });
+
+const linkFromRow = rowMapper<BudgetLink, 'rateLimits'>({ rateLimits: readRateLimits });
 
 /** Deleted keys stay as rows while keys they created live on (see markDeleted); to the API they are gone. */
 const LIVE = 'deleted_at IS NULL';
@@ -65,14 +44,14 @@ export class ApiKeyRepository {
   }
 
   list(): ApiKeyRecord[] {
-    const rows = this.db.prepare(`SELECT * FROM api_keys WHERE ${LIVE} ORDER BY created_at, key_id`).all() as ApiKeyRow[];
+    const rows = this.db.prepare<[], ApiKeyRow>(`SELECT * FROM api_keys WHERE ${LIVE} ORDER BY created_at, key_id`).all();
     return rows.map(fromRow);
   }
 
   /** The key and every live key below it (those it created, and theirs, through deleted ones too). */
   listLine(keyId: string): ApiKeyRecord[] {
     const rows = this.db
-      .prepare(
+      .prepare<[string], ApiKeyRow>(
         `WITH RECURSIVE line (key_id) AS (
            SELECT key_id FROM api_keys WHERE key_id = ?
            UNION ALL
@@ -80,17 +59,17 @@ export class ApiKeyRepository {
          )
          SELECT api_keys.* FROM api_keys JOIN line USING (key_id) WHERE ${LIVE} ORDER BY created_at, key_id`,
       )
-      .all(keyId) as ApiKeyRow[];
+      .all(keyId);
     return rows.map(fromRow);
   }
 
   findById(keyId: string): ApiKeyRecord | undefined {
-    const row = this.db.prepare(`SELECT * FROM api_keys WHERE key_id = ? AND ${LIVE}`).get(keyId) as ApiKeyRow | undefined;
+    const row = this.db.prepare<[string], ApiKeyRow>(`SELECT * FROM api_keys WHERE key_id = ? AND ${LIVE}`).get(keyId);
     return row && fromRow(row);
   }
 
   findByPrefix(prefix: string): ApiKeyRecord[] {
-    const rows = this.db.prepare(`SELECT * FROM api_keys WHERE prefix = ? AND ${LIVE}`).all(prefix) as ApiKeyRow[];
+    const rows = this.db.prepare<[string], ApiKeyRow>(`SELECT * FROM api_keys WHERE prefix = ? AND ${LIVE}`).all(prefix);
     return rows.map(fromRow);
   }
 
@@ -121,7 +100,7 @@ export class ApiKeyRepository {
    */
   budgetChain(keyId: string): BudgetLink[] {
     const rows = this.db
-      .prepare(
+      .prepare<[string], RowOf<BudgetLink, 'rateLimits'>>(
         `WITH RECURSIVE chain (key_id, rate_limits, created_by, depth) AS (
            SELECT key_id, rate_limits, created_by, 0 FROM api_keys WHERE key_id = ?
            UNION ALL
@@ -129,8 +108,8 @@ export class ApiKeyRepository {
          )
          SELECT key_id, rate_limits FROM chain ORDER BY depth`,
       )
-      .all(keyId) as { key_id: string; rate_limits: string }[];
-    return rows.map((row) => ({ keyId: row.key_id, rateLimits: JSON.parse(row.rate_limits) as RateLimits }));
+      .all(keyId);
+    return rows.map(linkFromRow);
   }
 
   /**
@@ -141,7 +120,7 @@ export class ApiKeyRepository {
   delete(keyId: string, at: string): void {
     this.db.transaction(() => {
       const parent =
-        (this.db.prepare('SELECT created_by FROM api_keys WHERE key_id = ?').get(keyId) as { created_by: string | null } | undefined)?.created_by ?? null;
+        this.db.prepare<[string], { created_by: string | null }>('SELECT created_by FROM api_keys WHERE key_id = ?').get(keyId)?.created_by ?? null;
       if (this.hasChildren(keyId)) {
         this.db.prepare('UPDATE api_keys SET deleted_at = coalesce(deleted_at, ?) WHERE key_id = ?').run(at, keyId);
         return;
@@ -149,8 +128,9 @@ export class ApiKeyRepository {
       this.db.prepare('DELETE FROM api_keys WHERE key_id = ?').run(keyId);
       // Tombstones above that no longer limit anyone go too.
       for (let above = parent; above !== null;) {
-        const row = this.db.prepare('SELECT created_by, deleted_at FROM api_keys WHERE key_id = ?').get(above) as
-          { created_by: string | null; deleted_at: string | null } | undefined;
+        const row = this.db
+          .prepare<[string], { created_by: string | null; deleted_at: string | null }>('SELECT created_by, deleted_at FROM api_keys WHERE key_id = ?')
+          .get(above);
         if (!row || row.deleted_at === null || this.hasChildren(above)) return;
         this.db.prepare('DELETE FROM api_keys WHERE key_id = ?').run(above);
         above = row.created_by;

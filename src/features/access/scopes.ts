@@ -33,6 +33,17 @@ export type Budget = keyof typeof BUDGET_DEFAULT_LIMITS;
 /** Requests per minute, per budget. */
 export type RateLimits = Partial<Record<Budget, number>>;
 
+/** A key's stored scopes as read back: the scopes among them (the store writes nothing else). */
+export function readScopes(value: unknown): Scope[] {
+  return Array.isArray(value) ? value.filter((scope): scope is Scope => typeof scope === 'string' && isScope(scope)) : [];
+}
+
+/** A key's stored rate limits as read back: a number per budget, nothing else. */
+export function readRateLimits(value: unknown): RateLimits {
+  if (typeof value !== 'object' || value === null) return {};
+  return Object.fromEntries(Object.entries(value).filter(([budget, limit]) => isBudget(budget) && typeof limit === 'number'));
+}
+
 /** The scope that gives a key each budget that is not a scope. */
 const SCOPE_OF_EXTRA_BUDGET: Readonly<Record<Exclude<Budget, Scope>, Scope>> = { task_reads: 'tts:generate' };
 

@@ -1,4 +1,5 @@
 import { writeReturning, type Db } from '../../platform/store/database.js';
+import { rowMapper, type RowOf } from '../../platform/store/rows.js';
 
 /** A browser session or a sign-in link: the hash of its token, the key it acts as, when it ends. */
 export interface StoredToken {
@@ -7,13 +8,9 @@ export interface StoredToken {
   expiresAt: string;
 }
 
-interface TokenRow {
-  token_hash: string;
-  key_id: string;
-  expires_at: string;
-}
+type TokenRow = RowOf<StoredToken>;
 
-const fromRow = (row: TokenRow): StoredToken => ({ tokenHash: row.token_hash, keyId: row.key_id, expiresAt: row.expires_at });
+const fromRow = rowMapper<StoredToken>({});
 
 /** Sessions and one-time sign-in links; both go with their key (foreign key, on delete cascade). */
 export class SessionRepository {
@@ -33,7 +30,7 @@ export class SessionRepository {
   }
 
   findSession(tokenHash: string): StoredToken | undefined {
-    const row = this.db.prepare('SELECT token_hash, key_id, expires_at FROM sessions WHERE token_hash = ?').get(tokenHash) as TokenRow | undefined;
+    const row = this.db.prepare<[string], TokenRow>('SELECT token_hash, key_id, expires_at FROM sessions WHERE token_hash = ?').get(tokenHash);
     return row && fromRow(row);
   }
 
@@ -47,9 +44,10 @@ export class SessionRepository {
 
   /** Removes the link as it is read, so it works once even when two requests race for it. */
   takeLink(tokenHash: string): StoredToken | undefined {
-    const [row] = writeReturning(this.db.prepare('DELETE FROM sign_in_links WHERE token_hash = ? RETURNING token_hash, key_id, expires_at'), tokenHash) as (
-      TokenRow | undefined
-    )[];
+    const [row] = writeReturning(
+      this.db.prepare<[string], TokenRow>('DELETE FROM sign_in_links WHERE token_hash = ? RETURNING token_hash, key_id, expires_at'),
+      tokenHash,
+    );
     return row && fromRow(row);
   }
 

@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/store/database.js';
+import { rowMapper, type RowOf } from '../../platform/store/rows.js';
 
 export type AssetOrigin = 'upload' | 'download';
 
@@ -23,43 +24,9 @@ export interface AssetRecord {
   lastUsedAt: string;
 }
 
-interface AssetRow {
-  id: string;
-  owner_key_id: string | null;
-  origin: AssetOrigin;
-  original_name: string | null;
-  source_url: string | null;
-  format: string | null;
-  codec: string | null;
-  duration: number | null;
-  sample_rate: number | null;
-  channels: number | null;
-  size_bytes: number;
-  sha256: string;
-  path: string;
-  created_at: string;
-  last_used_at: string;
-}
+type AssetRow = RowOf<AssetRecord>;
 
-function fromRow(row: AssetRow): AssetRecord {
-  return {
-    id: row.id,
-    ownerKeyId: row.owner_key_id,
-    origin: row.origin,
-    originalName: row.original_name,
-    sourceUrl: row.source_url,
-    format: row.format,
-    codec: row.codec,
-    duration: row.duration,
-    sampleRate: row.sample_rate,
-    channels: row.channels,
-    sizeBytes: row.size_bytes,
-    sha256: row.sha256,
-    path: row.path,
-    createdAt: row.created_at,
-    lastUsedAt: row.last_used_at,
-  };
-}
+const fromRow = rowMapper<AssetRecord>({});
 
 export class AssetRepository {
   constructor(private readonly db: Db) {}
@@ -74,13 +41,13 @@ export class AssetRepository {
   }
 
   get(id: string): AssetRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM assets WHERE id = ?').get(id) as AssetRow | undefined;
+    const row = this.db.prepare<[string], AssetRow>('SELECT * FROM assets WHERE id = ?').get(id);
     return row && fromRow(row);
   }
 
   /** Newest first. */
   listForOwner(ownerKeyId: string): AssetRecord[] {
-    const rows = this.db.prepare('SELECT * FROM assets WHERE owner_key_id = ? ORDER BY created_at DESC, id').all(ownerKeyId) as AssetRow[];
+    const rows = this.db.prepare<[string], AssetRow>('SELECT * FROM assets WHERE owner_key_id = ? ORDER BY created_at DESC, id').all(ownerKeyId);
     return rows.map(fromRow);
   }
 
@@ -94,7 +61,7 @@ export class AssetRepository {
 
   /** Assets last used before `iso` (an ISO timestamp; these sort as text). */
   listUnusedSince(iso: string): AssetRecord[] {
-    const rows = this.db.prepare('SELECT * FROM assets WHERE last_used_at < ? ORDER BY last_used_at').all(iso) as AssetRow[];
+    const rows = this.db.prepare<[string], AssetRow>('SELECT * FROM assets WHERE last_used_at < ? ORDER BY last_used_at').all(iso);
     return rows.map(fromRow);
   }
 }

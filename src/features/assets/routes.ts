@@ -4,7 +4,6 @@ import { isAbsolute, resolve } from 'node:path';
 import { isInside } from '../../platform/util/files.js';
 import { Type } from 'typebox';
 import { probeAudio, type AudioInfo } from '../../platform/audio/probe.js';
-import type { Config } from '../../platform/config.js';
 import { ApiError } from '../../platform/errors.js';
 import { presentAsset, shortFormat, uploadTempDir, type AssetService } from './service.js';
 import { callerOf } from '../access/index.js';
@@ -56,9 +55,9 @@ const AssetParams = Type.Object({ asset_id: Type.String({ minLength: 1, maxLengt
 const config = { scope: 'audio:process' } as const;
 const tags = ['Assets'];
 
-export const assetRoutes: FastifyPluginAsyncTypebox<{ assets: AssetService; config: Config }> = async (app, options) => {
+export const assetRoutes: FastifyPluginAsyncTypebox<{ assets: AssetService; dataDir: string; localPathRoots: readonly string[] }> = async (app, options) => {
   const { assets } = options;
-  const tempDir = uploadTempDir(options.config.dataDir);
+  const tempDir = uploadTempDir(options.dataDir);
 
   app.post('/api/assets', {
     config,
@@ -150,7 +149,7 @@ export const assetRoutes: FastifyPluginAsyncTypebox<{ assets: AssetService; conf
         const asset = assets.get(body.asset_id, callerOf(request).keyId);
         return present(await probeAudio(assets.absolutePath(asset)), 'asset', asset.originalName);
       }
-      const path = await allowedLocalPath(body.path ?? '', options.config.localPathRoots);
+      const path = await allowedLocalPath(body.path ?? '', options.localPathRoots);
       return present(await probeAudio(path), 'path', path);
     },
   });

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { jobKind } from '../../platform/jobs/kinds.js';
-import { milderFit, withPitch, type VoiceFit } from '../../platform/audio/conversion-fit.js';
+import { milderFit, withPitch, type VoiceFit } from './conversion-fit.js';
 import type { Pcm } from '../../platform/audio/pcm.js';
 import { BaseRates, firstIntelligible, intelligibilityWarnings, publicIntelligibility, type Intelligibility } from './intelligibility.js';
 import { recognitionFor } from './recognition.js';

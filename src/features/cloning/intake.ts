@@ -12,10 +12,10 @@ import {
   peakLevelDb,
   splitWindows,
   totalSeconds,
-} from '../../platform/audio/speech-quality.js';
+} from './speech-quality.js';
 import type { Span } from '../../platform/audio/trim.js';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
-import { ApiError } from '../../platform/errors.js';
+import { ApiError, errorText } from '../../platform/errors.js';
 import type { SimilarityMeasure } from './voice-similarity.js';
 import { roundTo } from '../../platform/util/round.js';
 
@@ -137,7 +137,7 @@ export class SampleIntake {
       throw new ApiError(422, 'audio_undecodable', `Sample ${source.index} is not audio that can be decoded`, {
         sample: source.index,
         // ffmpeg's words, without the upload's path on this machine.
-        reason: (error instanceof Error ? error.message : String(error)).replaceAll(source.path, `sample ${source.index}`).slice(0, 300),
+        reason: errorText(error).replaceAll(source.path, `sample ${source.index}`).slice(0, 300),
       });
     }
   }

@@ -1,4 +1,4 @@
-import { firstFit, milderFit, nextFit, type PitchRange, type VoiceFit } from '../../platform/audio/conversion-fit.js';
+import { firstFit, milderFit, nextFit, type PitchRange, type VoiceFit } from './conversion-fit.js';
 import type { VoiceAnalysis } from '../../platform/audio/analyse/index.js';
 import type { Pcm } from '../../platform/audio/pcm.js';
 import { firstIntelligible, INTELLIGIBILITY_MARGIN, type Intelligibility, type IntelligibilityCheck } from './intelligibility.js';

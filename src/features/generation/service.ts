@@ -9,7 +9,7 @@ import { ApiError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { JobRecord, JobRunContext } from '../../platform/jobs/types.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
-import { type TaskRecord, type TaskRepository, type TaskService, followTaskJobs, submitTaskJob } from '../tasks/index.js';
+import { type TaskRecord, type TaskRepository, type TaskService, followTaskJobs, newTask, submitTaskJob } from '../tasks/index.js';
 import { checkTextLength } from '../../platform/text/limits.js';
 import { normalizeText } from '../../platform/text/normalize.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
@@ -29,7 +29,6 @@ import {
   type VoiceType,
 } from '../../platform/speech/speech.js';
 import { jobKind } from '../../platform/jobs/kinds.js';
-import { newId } from '../../platform/util/ids.js';
 
 export type { SpeakingVoice, VoiceType };
 
@@ -64,24 +63,6 @@ type SynthesisPayload = Static<typeof SynthesisPayloadSchema>;
 export const SYNTHESIS_JOB = jobKind('synthesis', SynthesisPayloadSchema, {
   quick: (payload) => payload.expectedSeconds !== undefined && payload.expectedSeconds <= QUICK_SPEECH_SECONDS,
 });
-
-function newGenerationTask(fields: Pick<TaskRecord, 'ownerKeyId' | 'voiceId' | 'text' | 'language' | 'format' | 'sampleRate'>): TaskRecord {
-  const now = new Date().toISOString();
-  return {
-    ...fields,
-    id: newId('task'),
-    kind: 'generation',
-    status: 'queued',
-    duration: null,
-    audioPath: null,
-    timings: null,
-    stages: null,
-    error: null,
-    jobId: null,
-    createdAt: now,
-    updatedAt: now,
-  };
-}
 
 /** The audio of a synthesis a request is streaming: the runner writes it, the request reads it. */
 class LiveAudio implements AudioSink {
@@ -148,7 +129,7 @@ export class GenerationService {
     const voice = await this.usableVoice(type, input);
     const language = speakingLanguage(voice, input.text, input.language);
     const format = input.format ?? 'wav';
-    const task = newGenerationTask({ ownerKeyId, voiceId: voice.id, text: input.text, language, format, sampleRate: input.sampleRate ?? null });
+    const task = newTask('generation', { ownerKeyId, voiceId: voice.id, text: input.text, language, format, sampleRate: input.sampleRate ?? null });
     const now = task.createdAt;
     const request: Static<typeof SpeechRequestSchema> = {
       text: normalizeText(input.text, language),

@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/store/database.js';
+import { assignmentsOf, readStoredError, rowMapper, type RowOf } from '../../platform/store/rows.js';
 import type { KeptChannel, KeptWrites } from '../../platform/store/kept-writes.js';
 
 export type TakeState = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -44,41 +45,16 @@ interface ChunkRow {
   selected_take: number;
 }
 
-interface TakeRow {
-  task_id: string;
-  idx: number;
-  take: number;
-  text: string;
-  voice_id: string;
-  language: string;
-  route: string;
-  seed: number | null;
-  state: TakeState;
-  duration: number | null;
-  audio_path: string | null;
-  error: string | null;
-  created_at: string;
-}
+type TakeRow = RowOf<TakeRecord, 'error'>;
 
-function takeFromRow(row: TakeRow): TakeRecord {
-  return {
-    taskId: row.task_id,
-    index: row.idx,
-    take: row.take,
-    text: row.text,
-    voiceId: row.voice_id,
-    language: row.language,
-    route: row.route,
-    seed: row.seed,
-    state: row.state,
-    duration: row.duration,
-    audioPath: row.audio_path,
-    error: row.error ? (JSON.parse(row.error) as TakeRecord['error']) : null,
-    createdAt: row.created_at,
-  };
-}
+/** The take columns under their field names (the index is stored as `idx`, a word SQL keeps). */
+const TAKE_COLUMNS = 'task_id, idx AS "index", take, text, voice_id, language, route, seed, state, duration, audio_path, error, created_at';
+
+const takeFromRow = rowMapper<TakeRecord, 'error'>({ error: readStoredError });
 
 export type TakeChanges = Partial<Pick<TakeRecord, 'state' | 'duration' | 'audioPath' | 'error'>>;
+
+const TAKE_CHANGE_COLUMNS = { state: 'state', duration: 'duration', audioPath: 'audio_path', error: 'error' } satisfies Record<keyof TakeChanges, string>;
 
 function takeKey(taskId: string, index: number, take: number): string {
   return `${taskId}/${index}/${take}`;
@@ -136,28 +112,31 @@ export class ChunkRepository {
 
   /** Tasks with a take still pending or running: after a restart, work something must finish or close. */
   tasksWithUnfinishedTakes(): string[] {
-    const rows = this.db.prepare("SELECT DISTINCT task_id FROM chunk_takes WHERE state IN ('pending', 'running')").all() as { task_id: string }[];
+    const rows = this.db.prepare<[], { task_id: string }>("SELECT DISTINCT task_id FROM chunk_takes WHERE state IN ('pending', 'running')").all();
     return rows.map((row) => row.task_id);
   }
 
   /** Tasks with a chunk whose selected take failed with this error code (`insufficient_storage`: work that waits for room). */
   tasksWithSelectedTakesFailedWith(code: string): string[] {
     const rows = this.db
-      .prepare(
+      .prepare<[string], { task_id: string }>(
         `SELECT DISTINCT c.task_id FROM chunks c JOIN chunk_takes t ON t.task_id = c.task_id AND t.idx = c.idx AND t.take = c.selected_take
          WHERE t.state = 'failed' AND t.error ->> '$.code' = ?`,
       )
-      .all(code) as { task_id: string }[];
+      .all(code);
     return rows.map((row) => row.task_id);
   }
 
   listForTask(taskId: string): ChunkRecord[] {
-    const chunks = this.db.prepare('SELECT * FROM chunks WHERE task_id = ? ORDER BY idx').all(taskId) as ChunkRow[];
-    const takes = (this.db.prepare('SELECT * FROM chunk_takes WHERE task_id = ? ORDER BY idx, take').all(taskId) as TakeRow[]).map((row) => {
-      const take = takeFromRow(row);
-      const unsaved = this.unsaved.kept(takeKey(take.taskId, take.index, take.take));
-      return unsaved ? { ...take, ...unsaved.changes } : take;
-    });
+    const chunks = this.db.prepare<[string], ChunkRow>('SELECT * FROM chunks WHERE task_id = ? ORDER BY idx').all(taskId);
+    const takes = this.db
+      .prepare<[string], TakeRow>(`SELECT ${TAKE_COLUMNS} FROM chunk_takes WHERE task_id = ? ORDER BY idx, take`)
+      .all(taskId)
+      .map((row) => {
+        const take = takeFromRow(row);
+        const unsaved = this.unsaved.kept(takeKey(take.taskId, take.index, take.take));
+        return unsaved ? { ...take, ...unsaved.changes } : take;
+      });
     return chunks.map((row) => ({
       taskId: row.task_id,
       index: row.idx,
@@ -171,16 +150,15 @@ export class ChunkRepository {
   }
 
   nextTakeNumber(taskId: string, index: number): number {
-    const row = this.db.prepare('SELECT max(take) AS last FROM chunk_takes WHERE task_id = ? AND idx = ?').get(taskId, index) as { last: number | null };
-    return (row.last ?? 0) + 1;
+    const row = this.db
+      .prepare<[string, number], { last: number | null }>('SELECT max(take) AS last FROM chunk_takes WHERE task_id = ? AND idx = ?')
+      .get(taskId, index);
+    return (row?.last ?? 0) + 1;
   }
 
   updateTake(taskId: string, index: number, take: number, changes: TakeChanges): void {
-    const columns: Record<keyof TakeChanges, string> = { state: 'state', duration: 'duration', audioPath: 'audio_path', error: 'error' };
-    const entries = Object.entries(changes) as [keyof TakeChanges, unknown][];
-    if (entries.length === 0) return;
-    const assignments = entries.map(([key]) => `${columns[key]} = @${key}`).join(', ');
-    const values = Object.fromEntries(entries.map(([key, value]) => [key, key === 'error' && value ? JSON.stringify(value) : value]));
+    const { assignments, values } = assignmentsOf(changes, TAKE_CHANGE_COLUMNS, { error: JSON.stringify });
+    if (assignments === '') return;
     this.db.prepare(`UPDATE chunk_takes SET ${assignments} WHERE task_id = @taskId AND idx = @index AND take = @take`).run({ ...values, taskId, index, take });
   }
 

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { contentTypeOf } from '../../platform/audio/encode.js';
 import { ApiError } from '../../platform/errors.js';
 import type { ChunkRecord, TakeRecord } from './chunk-repository.js';
-import { type TaskRecord, submitTaskJob } from '../tasks/index.js';
+import { newTask, type TaskRecord, submitTaskJob } from '../tasks/index.js';
 import { checkTextLength } from '../../platform/text/limits.js';
 import { normalizeText } from '../../platform/text/normalize.js';
 import { checkAudioBudget } from '../../platform/speech/speech-budget.js';
@@ -16,7 +16,6 @@ import { LongFormStatus } from './status.js';
 import { LongFormResume } from './resume.js';
 import type { LongFormDeps } from './deps.js';
 import { selected } from './chunk-repository.js';
-import { newId } from '../../platform/util/ids.js';
 
 export interface LongFormOptions {
   speed?: number;
@@ -179,25 +178,18 @@ export class LongFormService {
   private createTask(segments: SegmentInput[], plans: ChunkPlan[], ownerKeyId: string): TaskRecord {
     const voices = [...new Set(segments.map((segment) => segment.voice.id))];
     const languages = [...new Set(plans.map((plan) => plan.language))];
-    const task: TaskRecord = {
-      id: newId('task'),
-      kind: 'long-form',
-      ownerKeyId,
-      status: 'queued',
-      voiceId: voices.length === 1 ? voices[0]! : null,
-      text: segments.map((segment) => segment.text).join('\n\n'),
-      language: languages.length === 1 ? (languages[0] ?? null) : null,
-      format: null,
-      sampleRate: null,
-      duration: null,
-      audioPath: null,
-      timings: null,
-      stages: null,
-      error: null,
-      jobId: null,
-      createdAt: now(),
-      updatedAt: now(),
-    };
+    const task = newTask(
+      'long-form',
+      {
+        ownerKeyId,
+        voiceId: voices.length === 1 ? voices[0]! : null,
+        text: segments.map((segment) => segment.text).join('\n\n'),
+        language: languages.length === 1 ? (languages[0] ?? null) : null,
+        format: null,
+        sampleRate: null,
+      },
+      now(),
+    );
     this.deps.tasks.insert(task);
     return task;
   }

@@ -5,6 +5,7 @@ import { TIMBRE_VERSION } from '../../platform/version.js';
 import type { DatabaseInfo } from '../../platform/store/database.js';
 import { readGpus, type GpuReport } from './gpu.js';
 import { roundTo } from '../../platform/util/round.js';
+import { errorText } from '../../platform/errors.js';
 
 /**
  * Parts of the status that other services contribute (the job queue, the engine host);
@@ -23,8 +24,6 @@ export interface SystemDeps {
 
 /** Fields of the status the service itself fills; no section may take their names. */
 const BUILT_IN_STATUS = new Set(['status', 'started_at', 'uptime_seconds', 'system_uptime_seconds', 'process', 'data_dir', 'database']);
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class SystemService {
   private readonly sections = new Map<string, StatusSection>();

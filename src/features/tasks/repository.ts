@@ -1,11 +1,16 @@
 import type { Db } from '../../platform/store/database.js';
+import { newId } from '../../platform/util/ids.js';
+import { assignmentsOf, readAny, readNumbers, readStoredError, rowMapper, type RowOf } from '../../platform/store/rows.js';
 import type { KeptChannel, KeptWrites } from '../../platform/store/kept-writes.js';
 
 export type TaskStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
+/** What a task is: a single generation, or a long text spoken in chunks. */
+export type TaskKind = 'generation' | 'long-form';
+
 export interface TaskRecord {
   id: string;
-  kind: string;
+  kind: TaskKind;
   ownerKeyId: string | null;
   status: TaskStatus;
   voiceId: string | null;
@@ -25,49 +30,46 @@ export interface TaskRecord {
   updatedAt: string;
 }
 
-interface TaskRow {
-  id: string;
-  kind: string;
-  owner_key_id: string | null;
-  status: TaskStatus;
-  voice_id: string | null;
-  text: string | null;
-  language: string | null;
-  format: string | null;
-  sample_rate: number | null;
-  duration: number | null;
-  audio_path: string | null;
-  timings: string | null;
-  stages: string | null;
-  error: string | null;
-  job_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
+type TaskRow = RowOf<TaskRecord, 'timings' | 'stages' | 'error'>;
 
-function fromRow(row: TaskRow): TaskRecord {
+const fromRow = rowMapper<TaskRecord, 'timings' | 'stages' | 'error'>({ timings: readAny, stages: readNumbers, error: readStoredError });
+
+/** A new task of its kind, queued and empty, created now: the one way every capability makes one. */
+export function newTask(
+  kind: TaskKind,
+  fields: Pick<TaskRecord, 'ownerKeyId' | 'voiceId' | 'text' | 'language' | 'format' | 'sampleRate'>,
+  at = new Date().toISOString(),
+): TaskRecord {
   return {
-    id: row.id,
-    kind: row.kind,
-    ownerKeyId: row.owner_key_id,
-    status: row.status,
-    voiceId: row.voice_id,
-    text: row.text,
-    language: row.language,
-    format: row.format,
-    sampleRate: row.sample_rate,
-    duration: row.duration,
-    audioPath: row.audio_path,
-    timings: row.timings ? (JSON.parse(row.timings) as unknown) : null,
-    stages: row.stages ? (JSON.parse(row.stages) as Record<string, number>) : null,
-    error: row.error ? (JSON.parse(row.error) as TaskRecord['error']) : null,
-    jobId: row.job_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    ...fields,
+    id: newId('task'),
+    kind,
+    status: 'queued',
+    duration: null,
+    audioPath: null,
+    timings: null,
+    stages: null,
+    error: null,
+    jobId: null,
+    createdAt: at,
+    updatedAt: at,
   };
 }
 
-const JSON_COLUMNS: ReadonlySet<keyof TaskChanges> = new Set(['timings', 'stages', 'error']);
+/** Each field a change may set, with its column. */
+const CHANGE_COLUMNS = {
+  status: 'status',
+  duration: 'duration',
+  audioPath: 'audio_path',
+  timings: 'timings',
+  stages: 'stages',
+  error: 'error',
+  jobId: 'job_id',
+  sampleRate: 'sample_rate',
+  format: 'format',
+} satisfies Record<keyof TaskChanges, string>;
+
+const JSON_WRITERS = { timings: JSON.stringify, stages: JSON.stringify, error: JSON.stringify };
 
 function asJson(value: unknown): string | null {
   return value == null ? null : JSON.stringify(value);
@@ -109,7 +111,7 @@ export class TaskRepository {
   }
 
   get(id: string): TaskRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM tasks WHERE id = ?').get(id) as TaskRow | undefined;
+    const row = this.db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE id = ?').get(id);
     if (!row) return undefined;
     const unsaved = this.unsaved.kept(id);
     return unsaved ? { ...fromRow(row), ...unsaved.changes, updatedAt: unsaved.at } : fromRow(row);
@@ -124,21 +126,8 @@ export class TaskRepository {
   }
 
   update(id: string, changes: TaskChanges, at: string): void {
-    const columns: Record<keyof TaskChanges, string> = {
-      status: 'status',
-      duration: 'duration',
-      audioPath: 'audio_path',
-      timings: 'timings',
-      stages: 'stages',
-      error: 'error',
-      jobId: 'job_id',
-      sampleRate: 'sample_rate',
-      format: 'format',
-    };
-    const entries = Object.entries(changes) as [keyof TaskChanges, unknown][];
-    if (entries.length === 0) return;
-    const assignments = entries.map(([key]) => `${columns[key]} = @${key}`).join(', ');
-    const values = Object.fromEntries(entries.map(([key, value]) => [key, JSON_COLUMNS.has(key) ? asJson(value) : value]));
+    const { assignments, values } = assignmentsOf(changes, CHANGE_COLUMNS, JSON_WRITERS);
+    if (assignments === '') return;
     this.db.prepare(`UPDATE tasks SET ${assignments}, updated_at = @at WHERE id = @id`).run({ ...values, at, id });
   }
 }

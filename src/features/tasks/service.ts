@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { ApiError } from '../../platform/errors.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
 import type { Cue } from '../../platform/text/subtitles.js';
-import type { TaskRecord, TaskRepository } from './repository.js';
+import type { TaskKind, TaskRecord, TaskRepository } from './repository.js';
 
 /** What a kind of task shows besides the fields every task has (a long-form task's chunks). */
 export type TaskDetails = (task: TaskRecord) => Record<string, unknown>;
@@ -17,7 +17,7 @@ export class TaskService {
   constructor(private readonly deps: { tasks: TaskRepository; audio: AudioStore }) {}
 
   /** Capabilities that own a kind of task add what it shows; the tasks capability knows none of them. */
-  describeKind(kind: string, details: TaskDetails): void {
+  describeKind(kind: TaskKind, details: TaskDetails): void {
     if (this.details.has(kind)) throw new Error(`Task kind ${kind} is already described`);
     this.details.set(kind, details);
   }

@@ -1,40 +1,21 @@
 import type { TimelineDocument, TimelineMedia } from './types.js';
+import { Value } from 'typebox/value';
 import type { Db } from '../../platform/store/database.js';
+import { rowMapper, type RowOf } from '../../platform/store/rows.js';
+import { StoredTimelineSchema } from './schemas.js';
 
-interface MediaRow {
-  id: string;
-  task_id: string;
-  kind: 'video' | 'image';
-  path: string;
-  width: number | null;
-  height: number | null;
-  duration: number | null;
-  has_audio: number;
-  created_at: string;
-}
+type MediaRow = RowOf<TimelineMedia, never, 'hasAudio'>;
 
-function mediaFromRow(row: MediaRow): TimelineMedia {
-  return {
-    id: row.id,
-    taskId: row.task_id,
-    kind: row.kind,
-    path: row.path,
-    width: row.width,
-    height: row.height,
-    duration: row.duration,
-    hasAudio: row.has_audio === 1,
-    createdAt: row.created_at,
-  };
-}
+const mediaFromRow = rowMapper<TimelineMedia, never, 'hasAudio'>({}, ['hasAudio']);
 
 /** The saved timeline of a task (one JSON document with its version) and the pictures imported into it. */
 export class TimelineRepository {
   constructor(private readonly db: Db) {}
 
   get(taskId: string): TimelineDocument | undefined {
-    const row = this.db.prepare('SELECT version, document FROM timelines WHERE task_id = ?').get(taskId) as { version: number; document: string } | undefined;
+    const row = this.db.prepare<[string], { version: number; document: string }>('SELECT version, document FROM timelines WHERE task_id = ?').get(taskId);
     if (!row) return undefined;
-    const { tracks, blocks } = JSON.parse(row.document) as Omit<TimelineDocument, 'version'>;
+    const { tracks, blocks } = Value.Parse(StoredTimelineSchema, JSON.parse(row.document));
     return { version: row.version, tracks, blocks };
   }
 
@@ -46,7 +27,7 @@ export class TimelineRepository {
   save(taskId: string, expectedVersion: number, document: Omit<TimelineDocument, 'version'>, now: string): number | null {
     return this.db
       .transaction(() => {
-        const current = (this.db.prepare('SELECT version FROM timelines WHERE task_id = ?').get(taskId) as { version: number } | undefined)?.version ?? 0;
+        const current = this.db.prepare<[string], { version: number }>('SELECT version FROM timelines WHERE task_id = ?').get(taskId)?.version ?? 0;
         if (current !== expectedVersion) return current;
         this.db
           .prepare(
@@ -78,11 +59,11 @@ export class TimelineRepository {
   }
 
   getMedia(id: string): TimelineMedia | undefined {
-    const row = this.db.prepare('SELECT * FROM timeline_media WHERE id = ?').get(id) as MediaRow | undefined;
+    const row = this.db.prepare<[string], MediaRow>('SELECT * FROM timeline_media WHERE id = ?').get(id);
     return row ? mediaFromRow(row) : undefined;
   }
 
   listMedia(taskId: string): TimelineMedia[] {
-    return (this.db.prepare('SELECT * FROM timeline_media WHERE task_id = ? ORDER BY created_at, id').all(taskId) as MediaRow[]).map(mediaFromRow);
+    return this.db.prepare<[string], MediaRow>('SELECT * FROM timeline_media WHERE task_id = ? ORDER BY created_at, id').all(taskId).map(mediaFromRow);
   }
 }

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { rm } from 'node:fs/promises';
 import { Type } from 'typebox';
-import type { Config } from '../../platform/config.js';
 import { ApiError } from '../../platform/errors.js';
 import { uploadTempDir, type AssetService } from '../assets/index.js';
 import { LIMITS } from './layout.js';
@@ -21,12 +20,12 @@ const IMPORT_ERRORS = { 400: ['invalid_track'], 409: ['timeline_version_conflict
 const config = { scope: 'tts:timeline' } as const;
 const tags = ['Timeline'];
 
-export const timelineRoutes: FastifyPluginAsyncTypebox<{ timeline: TimelineService; tasks: TaskService; assets: AssetService; config: Config }> = async (
+export const timelineRoutes: FastifyPluginAsyncTypebox<{ timeline: TimelineService; tasks: TaskService; assets: AssetService; dataDir: string }> = async (
   app,
   options,
 ) => {
   const { timeline, tasks, assets } = options;
-  const tempDir = uploadTempDir(options.config.dataDir);
+  const tempDir = uploadTempDir(options.dataDir);
 
   app.get('/api/timeline/:task_id', {
     config,

@@ -60,6 +60,12 @@ const derived = {
   source_duration: Nullable(Type.Number({ description: 'Length of the source in seconds; null when unknown (derived)' })),
 };
 
+/** The tracks and blocks of a timeline as stored (derived fields are computed on read, never stored). */
+export const StoredTimelineSchema = Type.Object({
+  tracks: Type.Array(TrackSchema),
+  blocks: Type.Array(Type.Object({ ...editable, ...adjustable, source: BlockSourceSchema })),
+});
+
 export const TimelineSchema = Type.Object(
   {
     task_id: Type.String(),

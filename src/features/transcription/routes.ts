@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Config } from '../../platform/config.js';
 import { ApiError } from '../../platform/errors.js';
 import { uploadTempDir, type AssetService } from '../assets/index.js';
 import { TranscriptionResultSchema, type Timestamps, type TranscriptionResult, type TranscriptionService } from './service.js';
@@ -56,14 +55,14 @@ function readOptions(fields: Record<string, unknown>, needAsset: boolean): Optio
   return { assetId, language, timestamps: timestamps as Timestamps, format: format as Options['format'] };
 }
 
-export const transcribeRoutes: FastifyPluginAsyncTypebox<{ transcription: TranscriptionService; assets: AssetService; config: Config }> = async (
+export const transcribeRoutes: FastifyPluginAsyncTypebox<{ transcription: TranscriptionService; assets: AssetService; dataDir: string }> = async (
   app,
-  { transcription, assets, config },
+  { transcription, assets, dataDir },
 ) => {
   /** The asset to transcribe: an uploaded file becomes an asset of the caller, or an existing one by id. */
   async function input(request: FastifyRequest, keyId: string) {
     if (request.isMultipart()) {
-      const upload = await receiveUpload(request, uploadTempDir(config.dataDir));
+      const upload = await receiveUpload(request, uploadTempDir(dataDir));
       const options = readOptions(upload.fields, false);
       const asset = await assets.importFile(upload.tempPath, { origin: 'upload', originalName: upload.originalName }, keyId);
       return { asset, options };

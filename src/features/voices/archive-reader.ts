@@ -27,6 +27,7 @@ import {
   type Manifest,
 } from './archive-format.js';
 import { renderingFileNames } from '../../platform/speech/voice-rendering.js';
+import { errorText } from '../../platform/errors.js';
 
 /** Entries in the central directory; a full archive has at most 1 + 1000 × (20 + 8) plus folders. */
 export const MAX_ENTRIES = 50_000;
@@ -131,7 +132,7 @@ async function openZip(path: string, problems: ArchiveProblem[]): Promise<ZipFil
     return zip;
   } catch (error) {
     if (isSystemError(error)) throw error;
-    problems.push({ code: 'archive_unreadable', message: `Not a readable zip file: ${archiveErrorMessage(error)}` });
+    problems.push({ code: 'archive_unreadable', message: `Not a readable zip file: ${errorText(error)}` });
     return undefined;
   }
 }
@@ -170,7 +171,7 @@ async function listEntries(zip: ZipFile, limits: ArchiveLimits, problems: Archiv
     }
   } catch (error) {
     if (isSystemError(error)) throw error;
-    problems.push({ code: 'archive_unreadable', message: `Not a readable zip file: ${archiveErrorMessage(error)}` });
+    problems.push({ code: 'archive_unreadable', message: `Not a readable zip file: ${errorText(error)}` });
   }
   return problems.length > 0 ? undefined : wanted;
 }
@@ -255,17 +256,12 @@ async function measureSample(name: string, path: string, problems: ArchiveProble
     return { duration: info.duration, sampleRate: info.sampleRate };
   } catch (error) {
     if (isSystemError(error)) throw error;
-    problems.push({ code: 'sample_not_wav', message: `${name} is not a usable WAV file: ${archiveErrorMessage(error)}` });
+    problems.push({ code: 'sample_not_wav', message: `${name} is not a usable WAV file: ${errorText(error)}` });
     return undefined;
   }
 }
 
-/** A failure of the server's own files (a full disk, say), which is no fault of the archive. */
+/** A failure of the server's own files (a full disk, say), which is no fault of the archive; it names paths, so its words never reach the problems. */
 function isSystemError(error: unknown): boolean {
   return error instanceof Error && 'syscall' in error;
-}
-
-/** The zip reader's or WAV reader's own words about the archive (system errors, which name paths, never get here). */
-function archiveErrorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rm } from 'node:fs/promises';
 import { Type } from 'typebox';
-import type { Config } from '../../platform/config.js';
 import { ApiError } from '../../platform/errors.js';
 import { uploadTempDir } from '../assets/index.js';
 import type { VoiceService } from './service.js';
@@ -67,7 +66,10 @@ const read = { scope: 'voices:read' } as const;
 const write = { scope: 'voices:write' } as const;
 const tags = ['Voices'];
 
-export const voiceArchiveRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceService; config: Config }> = async (app, { voices, config }) => {
+export const voiceArchiveRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceService; dataDir: string; maxArchiveBytes: number }> = async (
+  app,
+  { voices, dataDir, maxArchiveBytes },
+) => {
   // Only the routes of this plugin take zip bodies, and they read them themselves (withArchive).
   app.addContentTypeParser(ZIP, (_request, _body, done) => done(null));
 
@@ -76,7 +78,7 @@ export const voiceArchiveRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceServic
     if (request.headers['content-type']?.split(';')[0]?.trim().toLowerCase() !== ZIP) {
       throw new ApiError(415, 'unsupported_media_type', `Send the archive as the request body with Content-Type: ${ZIP}`);
     }
-    const zipPath = await receiveBody(request, reply, uploadTempDir(config.dataDir), config.maxArchiveBytes);
+    const zipPath = await receiveBody(request, reply, uploadTempDir(dataDir), maxArchiveBytes);
     try {
       return await use(zipPath);
     } finally {

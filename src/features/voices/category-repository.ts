@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/store/database.js';
+import { rowMapper, type RowOf } from '../../platform/store/rows.js';
 
 export interface CategoryRecord {
   id: string;
@@ -8,35 +9,28 @@ export interface CategoryRecord {
   voiceCount: number;
 }
 
-interface CategoryRow {
-  id: string;
-  name: string;
-  created_at: string;
-  voice_count: number;
-}
+type CategoryRow = RowOf<CategoryRecord>;
 
 const SELECT_CATEGORY = `SELECT c.id, c.name, c.created_at, (SELECT count(*) FROM voices v WHERE v.category_id = c.id) AS voice_count FROM categories c`;
 
-function fromRow(row: CategoryRow): CategoryRecord {
-  return { id: row.id, name: row.name, createdAt: row.created_at, voiceCount: row.voice_count };
-}
+const fromRow = rowMapper<CategoryRecord>({});
 
 export class CategoryRepository {
   constructor(private readonly db: Db) {}
 
   list(): CategoryRecord[] {
-    const rows = this.db.prepare(`${SELECT_CATEGORY} ORDER BY c.name COLLATE NOCASE, c.id`).all() as CategoryRow[];
+    const rows = this.db.prepare<[], CategoryRow>(`${SELECT_CATEGORY} ORDER BY c.name COLLATE NOCASE, c.id`).all();
     return rows.map(fromRow);
   }
 
   findById(id: string): CategoryRecord | undefined {
-    const row = this.db.prepare(`${SELECT_CATEGORY} WHERE c.id = ?`).get(id) as CategoryRow | undefined;
+    const row = this.db.prepare<[string], CategoryRow>(`${SELECT_CATEGORY} WHERE c.id = ?`).get(id);
     return row && fromRow(row);
   }
 
   /** Names are unique regardless of case (the column is COLLATE NOCASE). */
   findByName(name: string): CategoryRecord | undefined {
-    const row = this.db.prepare(`${SELECT_CATEGORY} WHERE c.name = ?`).get(name) as CategoryRow | undefined;
+    const row = this.db.prepare<[string], CategoryRow>(`${SELECT_CATEGORY} WHERE c.name = ?`).get(name);
     return row && fromRow(row);
   }
 

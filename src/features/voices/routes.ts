@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Config } from '../../platform/config.js';
 import { DisplayNameSchema } from '../../platform/text/display-name.js';
 import { publicCategory, publicVoice, type VoiceService } from './service.js';
 import { changesOf, VoiceUpdateBodySchema } from './voice-echo.js';
@@ -41,7 +40,10 @@ const write = { scope: 'voices:write' } as const;
 const tags = ['Voices'];
 const NOT_FOUND = { 404: ['voice_not_found'] };
 
-export const voiceRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceService; config: Config }> = async (app, { voices, config }) => {
+export const voiceRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceService; dataDir: string; maxArchiveBytes: number }> = async (
+  app,
+  { voices, dataDir, maxArchiveBytes },
+) => {
   app.get('/api/voices', {
     config: read,
     schema: {
@@ -164,5 +166,5 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceService; conf
     },
   });
 
-  await app.register(voiceArchiveRoutes, { voices, config });
+  await app.register(voiceArchiveRoutes, { voices, dataDir, maxArchiveBytes });
 };

@@ -1,5 +1,6 @@
 import { writeReturning, type Db } from '../../platform/store/database.js';
 import { ENGINES_BY_CLARITY } from '../../platform/speech/clarity.js';
+import { assignmentsOf } from '../../platform/store/rows.js';
 import {
   fromRow,
   sampleFromRow,
@@ -46,47 +47,60 @@ const languageMatch = (column: string) => `(lower(${column}) = lower(@language) 
 /** An engine's place in ENGINES_BY_CLARITY; engines not in it come after those that are. */
 const CLARITY_RANK = `CASE v.engine ${ENGINES_BY_CLARITY.map((engine, rank) => `WHEN '${engine}' THEN ${rank}`).join(' ')} ELSE ${ENGINES_BY_CLARITY.length} END`;
 
-const FILTER_CLAUSES: { [K in keyof VoiceFilter]?: string } = {
-  type: 'v.type = @type',
-  language: `(${languageMatch('v.language')} OR EXISTS (SELECT 1 FROM json_each(v.languages) WHERE ${languageMatch('value')}))`,
-  favorite: 'v.favorite = @favorite',
-  category: 'EXISTS (SELECT 1 FROM categories fc WHERE fc.id = v.category_id AND (fc.id = @category OR fc.name = @category COLLATE NOCASE))',
-  q: `(instr(lower(v.name), lower(@q)) > 0 OR instr(lower(coalesce(v.description, '')), lower(@q)) > 0
+const FILTER_CLAUSES: readonly (readonly [keyof VoiceFilter, string])[] = [
+  ['type', 'v.type = @type'],
+  ['language', `(${languageMatch('v.language')} OR EXISTS (SELECT 1 FROM json_each(v.languages) WHERE ${languageMatch('value')}))`],
+  ['favorite', 'v.favorite = @favorite'],
+  ['category', 'EXISTS (SELECT 1 FROM categories fc WHERE fc.id = v.category_id AND (fc.id = @category OR fc.name = @category COLLATE NOCASE))'],
+  [
+    'q',
+    `(instr(lower(v.name), lower(@q)) > 0 OR instr(lower(coalesce(v.description, '')), lower(@q)) > 0
        OR EXISTS (SELECT 1 FROM json_each(v.tags) WHERE instr(lower(value), lower(@q)) > 0))`,
-};
+  ],
+];
+
+/** Each field a metadata change may set, with its column. */
+const METADATA_COLUMNS = { name: 'name', description: 'description', categoryId: 'category_id', tags: 'tags', favorite: 'favorite' } satisfies Record<
+  keyof MetadataChanges,
+  string
+>;
 
 export class VoiceRepository {
   constructor(private readonly db: Db) {}
 
   /** `unwritten`: presets to list as well while their rows are missing (see WITH_UNWRITTEN). */
   list(filter: VoiceFilter, unwritten: readonly VoiceRecord[] = []): { voices: VoiceRecord[]; total: number } {
-    const clauses = (Object.keys(FILTER_CLAUSES) as (keyof VoiceFilter)[]).filter((key) => filter[key] !== undefined).map((key) => FILTER_CLAUSES[key]);
+    const clauses = FILTER_CLAUSES.filter(([key]) => filter[key] !== undefined).map(([, clause]) => clause);
     const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
     const params = { ...filter, favorite: filter.favorite === undefined ? undefined : Number(filter.favorite) };
     const bound = { ...Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined)), ...unwrittenParam(unwritten) };
     const source = unwritten.length > 0 ? WITH_UNWRITTEN : 'voices';
-    const { total } = this.db.prepare(`SELECT count(*) AS total FROM ${source} v ${where}`).get(bound) as { total: number };
+    const total = this.db.prepare<[Record<string, unknown>], { total: number }>(`SELECT count(*) AS total FROM ${source} v ${where}`).get(bound)?.total ?? 0;
     const order = filter.sort === 'name' ? '' : `${CLARITY_RANK}, `;
     const rows = this.db
-      .prepare(`${selectVoice(unwritten)} ${where} ORDER BY ${order}v.name COLLATE NOCASE, v.id LIMIT @limit OFFSET @offset`)
-      .all(bound) as VoiceRow[];
+      .prepare<[Record<string, unknown>], VoiceRow>(
+        `${selectVoice(unwritten)} ${where} ORDER BY ${order}v.name COLLATE NOCASE, v.id LIMIT @limit OFFSET @offset`,
+      )
+      .all(bound);
     return { voices: rows.map(fromRow), total };
   }
 
   findById(id: string, unwritten: readonly VoiceRecord[] = []): VoiceRecord | undefined {
-    const row = this.db.prepare(`${selectVoice(unwritten)} WHERE v.id = @id`).get({ id, ...unwrittenParam(unwritten) }) as VoiceRow | undefined;
+    const row = this.db
+      .prepare<[{ id: string; unwritten?: string }], VoiceRow>(`${selectVoice(unwritten)} WHERE v.id = @id`)
+      .get({ id, ...unwrittenParam(unwritten) });
     return row && fromRow(row);
   }
 
   presets(): { id: string; engine: string }[] {
-    return this.db.prepare("SELECT id, engine FROM voices WHERE type = 'preset'").all() as { id: string; engine: string }[];
+    return this.db.prepare<[], { id: string; engine: string }>("SELECT id, engine FROM voices WHERE type = 'preset'").all();
   }
 
   /** Samples of these voices in the order they were added. */
   samplesOf(voiceIds: string[]): VoiceSampleRecord[] {
     const rows = this.db
-      .prepare('SELECT * FROM voice_samples WHERE voice_id IN (SELECT value FROM json_each(?)) ORDER BY rowid')
-      .all(JSON.stringify(voiceIds)) as SampleRow[];
+      .prepare<[string], SampleRow>('SELECT * FROM voice_samples WHERE voice_id IN (SELECT value FROM json_each(?)) ORDER BY rowid')
+      .all(JSON.stringify(voiceIds));
     return rows.map(sampleFromRow);
   }
 
@@ -142,23 +156,9 @@ export class VoiceRepository {
   }
 
   updateMetadata(id: string, changes: MetadataChanges, at: string): void {
-    const columns: Record<keyof MetadataChanges, string> = {
-      name: 'name',
-      description: 'description',
-      categoryId: 'category_id',
-      tags: 'tags',
-      favorite: 'favorite',
-    };
-    const set = (Object.keys(columns) as (keyof MetadataChanges)[]).filter((key) => changes[key] !== undefined);
-    if (set.length === 0) return;
-    const values = {
-      ...changes,
-      tags: changes.tags && JSON.stringify(changes.tags),
-      favorite: changes.favorite === undefined ? undefined : Number(changes.favorite),
-    };
-    const bound = Object.fromEntries(set.map((key) => [key, values[key]]));
-    const assignments = set.map((key) => `${columns[key]} = @${key}`).join(', ');
-    this.db.prepare(`UPDATE voices SET ${assignments}, updated_at = @at WHERE id = @id`).run({ ...bound, id, at });
+    const { assignments, values } = assignmentsOf(changes, METADATA_COLUMNS, { tags: JSON.stringify, favorite: Number });
+    if (assignments === '') return;
+    this.db.prepare(`UPDATE voices SET ${assignments}, updated_at = @at WHERE id = @id`).run({ ...values, id, at });
   }
 
   /** Flips the flag in one statement, so two toggles at once cannot both read the old value. */
@@ -176,7 +176,7 @@ export class VoiceRepository {
    * voice (and previews are cached on it). Answers the path recorded before, if any.
    */
   setPreview(id: string, path: string | null): { previous: string | null } | undefined {
-    const row = this.db.prepare('SELECT preview_path FROM voices WHERE id = ?').get(id) as { preview_path: string | null } | undefined;
+    const row = this.db.prepare<[string], { preview_path: string | null }>('SELECT preview_path FROM voices WHERE id = ?').get(id);
     if (!row) return undefined;
     this.db.prepare('UPDATE voices SET preview_path = ? WHERE id = ?').run(path, id);
     return { previous: row.preview_path };

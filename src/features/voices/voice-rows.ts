@@ -1,4 +1,8 @@
+import { Type } from 'typebox';
+import { Value } from 'typebox/value';
 import type { Gender } from '../../platform/engines/types.js';
+import { isRecord, rowMapper, type RowOf } from '../../platform/store/rows.js';
+import { IntelligibilitySchema, READ_ONLY } from './voice-schema.js';
 
 /** Voices and their samples as records, and as rows of the `voices` and `voice_samples` tables. */
 export type VoiceType = 'preset' | 'clone' | 'design';
@@ -40,38 +44,52 @@ export interface VoiceSampleRecord {
   createdAt: string;
 }
 
-export interface VoiceRow {
-  id: string;
-  type: VoiceType;
-  name: string;
-  engine: string;
-  engine_voice: string;
-  language: string;
-  languages: string;
-  gender: Gender | null;
-  description: string | null;
-  license: string | null;
-  sample_rate: number | null;
-  category_id: string | null;
-  category_name: string | null;
-  tags: string;
-  favorite: number;
-  available: number;
-  settings: string;
-  preview_path: string | null;
-  created_at: string;
-  updated_at: string;
+export type VoiceRow = RowOf<VoiceRecord, 'languages' | 'tags' | 'settings', 'favorite' | 'available'>;
+
+export type SampleRow = RowOf<VoiceSampleRecord>;
+
+const { clone_method, similarity, baseline_similarity, similarity_measure, warnings } = READ_ONLY;
+
+/**
+ * What a voice's settings say of how it was made, checked as they are read: the fields the API
+ * shows of them have their types; the rest (rendering, fitted parameters) stays as written.
+ */
+export const VoiceSettingsSchema = Type.Object(
+  {
+    clone_method: Type.Optional(clone_method),
+    similarity: Type.Optional(similarity),
+    baseline_similarity: Type.Optional(baseline_similarity),
+    similarity_measure: Type.Optional(similarity_measure),
+    ...Type.Partial(IntelligibilitySchema).properties,
+    warnings: Type.Optional(warnings),
+  },
+  { additionalProperties: true },
+);
+
+/** Settings that did not read back as settings: the voice is listed, unavailable, with none. */
+const UNREADABLE_SETTINGS: Record<string, unknown> = {};
+
+function readSettings(value: unknown): Record<string, unknown> {
+  return isRecord(value) && Value.Check(VoiceSettingsSchema, value) ? value : UNREADABLE_SETTINGS;
 }
 
-export interface SampleRow {
-  id: string;
-  voice_id: string;
-  path: string;
-  duration: number;
-  sample_rate: number;
-  transcript: string | null;
-  created_at: string;
+const readStrings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item) => typeof item === 'string') : []);
+
+const voiceFromRow = rowMapper<VoiceRecord, 'languages' | 'tags' | 'settings', 'favorite' | 'available'>(
+  { languages: readStrings, tags: readStrings, settings: readSettings },
+  ['favorite', 'available'],
+);
+
+/**
+ * A voice as read: one whose stored settings are corrupt still lists (a listing must not fail for
+ * one row) but cannot speak, since how it speaks is lost.
+ */
+export function fromRow(row: VoiceRow): VoiceRecord {
+  const voice = voiceFromRow(row);
+  return voice.settings === UNREADABLE_SETTINGS ? { ...voice, settings: {}, available: false } : voice;
 }
+
+export const sampleFromRow = rowMapper<VoiceSampleRecord>({});
 
 const VOICE_COLUMNS = [
   ...['id', 'type', 'name', 'engine', 'engine_voice', 'language', 'languages', 'gender', 'description', 'license', 'sample_rate'],
@@ -91,32 +109,7 @@ export const WITH_UNWRITTEN = `(SELECT ${VOICE_COLUMNS.join(', ')} FROM voices U
 
 /** Voices with their category's name, from the table alone or with presets not written yet. */
 export const selectVoice = (unwritten: readonly VoiceRecord[]) =>
-  `SELECT v.*, c.name AS category_name FROM ${unwritten.length > 0 ? WITH_UNWRITTEN : 'voices'} v LEFT JOIN categories c ON c.id = v.category_id`;
-
-export function fromRow(row: VoiceRow): VoiceRecord {
-  return {
-    id: row.id,
-    type: row.type,
-    name: row.name,
-    engine: row.engine,
-    engineVoice: row.engine_voice,
-    language: row.language,
-    languages: JSON.parse(row.languages) as string[],
-    gender: row.gender,
-    description: row.description,
-    license: row.license,
-    sampleRate: row.sample_rate,
-    categoryId: row.category_id,
-    category: row.category_name,
-    tags: JSON.parse(row.tags) as string[],
-    favorite: row.favorite === 1,
-    available: row.available === 1,
-    settings: JSON.parse(row.settings) as Record<string, unknown>,
-    previewPath: row.preview_path,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+  `SELECT v.*, c.name AS category FROM ${unwritten.length > 0 ? WITH_UNWRITTEN : 'voices'} v LEFT JOIN categories c ON c.id = v.category_id`;
 
 export function toRow(voice: VoiceRecord) {
   return {
@@ -126,18 +119,6 @@ export function toRow(voice: VoiceRecord) {
     favorite: voice.favorite ? 1 : 0,
     available: voice.available ? 1 : 0,
     settings: JSON.stringify(voice.settings),
-  };
-}
-
-export function sampleFromRow(row: SampleRow): VoiceSampleRecord {
-  return {
-    id: row.id,
-    voiceId: row.voice_id,
-    path: row.path,
-    duration: row.duration,
-    sampleRate: row.sample_rate,
-    transcript: row.transcript,
-    createdAt: row.created_at,
   };
 }
 

@@ -1,44 +1,15 @@
 import type { Db } from '../store/database.js';
 import type { KeptChannel, KeptWrites } from '../store/kept-writes.js';
-import type { JobError, JobRecord, JobState } from './types.js';
+import type { JobRecord, JobState } from './types.js';
+import { isRecord, readAny, readStoredError, rowMapper, type RowOf } from '../store/rows.js';
 
-interface JobRow {
-  id: string;
-  kind: string;
-  owner_key_id: string | null;
-  task_id: string | null;
-  state: JobState;
-  progress: number;
-  stage: string | null;
-  payload: string;
-  result: string | null;
-  error: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
+type JobRow = RowOf<JobRecord, 'payload' | 'result' | 'error'>;
 
-function parseOrNull<T>(text: string | null): T | null {
-  return text === null ? null : (JSON.parse(text) as T);
-}
-
-function fromRow(row: JobRow): JobRecord {
-  return {
-    id: row.id,
-    kind: row.kind,
-    ownerKeyId: row.owner_key_id,
-    taskId: row.task_id,
-    state: row.state,
-    progress: row.progress,
-    stage: row.stage,
-    payload: JSON.parse(row.payload) as unknown,
-    result: parseOrNull<Record<string, unknown>>(row.result),
-    error: parseOrNull<JobError>(row.error),
-    createdAt: row.created_at,
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-  };
-}
+const fromRow = rowMapper<JobRecord, 'payload' | 'result' | 'error'>({
+  payload: readAny,
+  result: (value) => (isRecord(value) ? value : null),
+  error: readStoredError,
+});
 
 /** The fields that change while a job moves through the queue, as column values. */
 function mutableColumns(record: JobRecord) {
@@ -102,27 +73,27 @@ export class JobRepository {
   }
 
   findById(id: string): JobRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
+    const row = this.db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?').get(id);
     return row && this.withUnsaved(fromRow(row));
   }
 
   /** Jobs in a state, oldest first; rowid breaks ties between jobs created in the same millisecond. */
   listByState(state: JobState): JobRecord[] {
-    const rows = this.db.prepare('SELECT * FROM jobs WHERE state = ? ORDER BY created_at, rowid').all(state) as JobRow[];
+    const rows = this.db.prepare<[JobState], JobRow>('SELECT * FROM jobs WHERE state = ? ORDER BY created_at, rowid').all(state);
     return rows.map((row) => this.withUnsaved(fromRow(row))).filter((record) => record.state === state);
   }
 
   /** Mean run time in seconds of the last `sampleSize` completed jobs of a kind, or null without any. */
   meanDurationSeconds(kind: string, sampleSize: number): number | null {
     const row = this.db
-      .prepare(
+      .prepare<[string, number], { mean: number | null }>(
         `SELECT avg((julianday(finished_at) - julianday(started_at)) * 86400) AS mean
          FROM (SELECT started_at, finished_at FROM jobs
                WHERE kind = ? AND state = 'completed' AND started_at IS NOT NULL AND finished_at IS NOT NULL
                ORDER BY finished_at DESC, rowid DESC LIMIT ?)`,
       )
-      .get(kind, sampleSize) as { mean: number | null };
-    return row.mean;
+      .get(kind, sampleSize);
+    return row?.mean ?? null;
   }
 
   private withUnsaved(record: JobRecord): JobRecord {

@@ -53,7 +53,7 @@ function open(dataDir: string, locking: 'normal' | 'exclusive'): Db {
  * commit the disk refused, so a write rolled back for lack of space would be answered as done.
  * `all()` runs the statement to its end and throws that failure.
  */
-export function writeReturning(statement: Database.Statement, ...params: unknown[]): unknown[] {
+export function writeReturning<Params extends unknown[], Row>(statement: Database.Statement<Params, Row>, ...params: Params): Row[] {
   return statement.all(...params);
 }
 

@@ -8,7 +8,7 @@ import { invokeEngine } from './calls.js';
 import { LoadedEngines } from './loaded-engines.js';
 import type { FromHost, RunMessage, ToHost } from './protocol.js';
 import { FRAME_PIPE_FD, FrameWriter, type FramePlace } from './sample-frames.js';
-import { EngineError } from '../../errors.js';
+import { EngineError, errorText } from '../../errors.js';
 import { Socket } from 'node:net';
 
 const modelsDir = process.env.TIMBRE_MODELS_DIR ?? '';
@@ -47,7 +47,7 @@ async function framed(value: unknown, message: (detached: unknown, places: Frame
 function describeError(error: unknown, signal: AbortSignal): { code: string; message: string; details: Record<string, unknown> } {
   if (signal.aborted) return { code: 'cancelled', message: 'The job was cancelled', details: {} };
   if (error instanceof EngineError) return { code: error.code, message: error.message, details: error.details };
-  return { code: 'engine_failed', message: error instanceof Error ? error.message : String(error), details: {} };
+  return { code: 'engine_failed', message: errorText(error), details: {} };
 }
 
 async function run(message: RunMessage): Promise<void> {

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import type koffiModule from 'koffi';
 import type { LibraryHandle } from 'koffi';
-import { EngineError } from '../../errors.js';
+import { EngineError, errorText } from '../../errors.js';
 import type { Availability } from '../types.js';
 
 /**
@@ -36,7 +36,7 @@ export async function openLibrary(soname: string, debianPackage: string): Promis
   try {
     return { koffi, lib: koffi.load(soname) };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     throw new EngineError('engine_unavailable', `${soname} could not be loaded (Debian package ${debianPackage})`, { library: soname, reason });
   }
 }
@@ -48,7 +48,7 @@ export async function probeLibrary(soname: string, debianPackage: string): Promi
     lib.unload();
     return { available: true };
   } catch (error) {
-    return { available: false, reason: error instanceof Error ? error.message : String(error) };
+    return { available: false, reason: errorText(error) };
   }
 }
 

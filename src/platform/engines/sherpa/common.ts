@@ -3,7 +3,7 @@ import { concatPcm, type Pcm } from '../../audio/pcm.js';
 import { breakAbbreviationChains, hasSpeakableText, sentencePieces } from '../builtin-text.js';
 import { loadSherpa } from './load.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
-import { EngineError } from '../../errors.js';
+import { EngineError, errorText } from '../../errors.js';
 import { type EngineKind } from '../../models/catalog.js';
 
 /** Shared plumbing of the sherpa-onnx engines. */
@@ -50,7 +50,7 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
 /** Native failures arrive as plain Errors; give them the engine error shape. */
 export function engineFailed(error: unknown, signal: AbortSignal): unknown {
   if (signal.aborted || error instanceof EngineError) return error;
-  return new EngineError('engine_failed', error instanceof Error ? error.message : String(error));
+  return new EngineError('engine_failed', errorText(error));
 }
 
 /**

@@ -1,6 +1,6 @@
-import { LTAS_BAND_CENTRES_HZ, type VoiceAnalysis } from './analyse/index.js';
-import { CONVERSION_LIMITS, type VoiceConversion } from './voice-conversion.js';
-import { roundTo } from '../util/round.js';
+import { LTAS_BAND_CENTRES_HZ, type VoiceAnalysis } from '../../platform/audio/analyse/index.js';
+import { CONVERSION_LIMITS, type VoiceConversion } from '../../platform/audio/voice-conversion.js';
+import { roundTo } from '../../platform/util/round.js';
 
 /**
  * Fits how a source voice is rendered so that it measures like a target voice. Pitch and speaking

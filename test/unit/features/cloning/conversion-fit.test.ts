@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { VoiceAnalysis } from '../../../../src/platform/audio/analyse/index.js';
-import { firstFit, milderFit, nextFit, withPitch } from '../../../../src/platform/audio/conversion-fit.js';
+import { firstFit, milderFit, nextFit, withPitch } from '../../../../src/features/cloning/conversion-fit.js';
 import { convertVoice } from '../../../../src/platform/audio/voice-conversion.js';
 import { pitchStats } from '../../../../src/platform/audio/analyse/index.js';
 import { dominantFrequency, sine } from '../../../helpers/audio-signals.js';

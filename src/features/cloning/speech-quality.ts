@@ -1,6 +1,6 @@
-import { frameLevelsDb, HOP_SECONDS, percentile, soundMask } from './analyse/frames.js';
-import { concatPcm, type Pcm } from './pcm.js';
-import type { Span } from './trim.js';
+import { frameLevelsDb, HOP_SECONDS, percentile, soundMask } from '../../platform/audio/analyse/frames.js';
+import { concatPcm, type Pcm } from '../../platform/audio/pcm.js';
+import type { Span } from '../../platform/audio/trim.js';
 
 /**
  * What decides whether a recording can serve as a voice sample: where the speech is, how much of

@@ -10,7 +10,7 @@ import {
   peakLevelDb,
   splitWindows,
   totalSeconds,
-} from '../../../../src/platform/audio/speech-quality.js';
+} from '../../../../src/features/cloning/speech-quality.js';
 import { join, noise, silence, sine } from '../../../helpers/audio-signals.js';
 
 const RATE = 16000;

@@ -1,1 +1,0 @@
-export { textRoutes } from './routes.js';

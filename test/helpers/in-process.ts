@@ -29,6 +29,10 @@ export interface InProcessTimbre {
   services: Services;
   config: Config;
   dataDir: string;
+  /** The origin to build request URLs on; only their path and query reach the service. */
+  url: string;
+  /** A `fetch` answered by the service through inject (the whole body collected first). */
+  fetch: typeof fetch;
   /** A key with every scope and room in every budget, made as the CLI makes keys (no caller). */
   admin: { key: string; keyId: string };
   /** `inject` with the Host the service accepts and, unless `key` is null, the admin's key. */
@@ -49,11 +53,13 @@ export async function startInProcess(options: { flags?: Record<string, string>; 
   await app.ready();
   const created = services.keys.create({ name: 'admin', rateLimits: ROOMY });
   const admin = { key: created.secret, keyId: created.record.keyId };
-  return {
+  const timbre: InProcessTimbre = {
     app,
     services,
     config,
     dataDir,
+    url: IN_PROCESS_ORIGIN,
+    fetch: (input, init) => injectingFetch(timbre)(input, init),
     admin,
     call: ({ key, headers, ...rest }) =>
       app.inject({
@@ -67,6 +73,7 @@ export async function startInProcess(options: { flags?: Record<string, string>; 
       await removeDir(dataDir);
     },
   };
+  return timbre;
 }
 
 /** The in-process counterpart of `serverWithAdmin`: `server` drives the service through inject. */
@@ -138,5 +145,5 @@ export function injectMultipart(
   files: { name: string; bytes: Buffer }[],
   fields: Record<string, string> = {},
 ): Promise<{ status: number; body: any }> {
-  return postMultipart(IN_PROCESS_ORIGIN, key, route, files, fields, injectingFetch(timbre));
+  return postMultipart(timbre.url, key, route, files, fields, timbre.fetch);
 }

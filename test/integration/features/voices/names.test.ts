@@ -13,7 +13,9 @@ function archive(id: string, name: string): Buffer {
 }
 
 describe('names people see in lists', () => {
-  const fixture = inProcessWithAdmin({ keyArgs: ['--rate-limit', 'voices:write=1000', '--rate-limit', 'voices:read=1000', '--rate-limit', 'system:read=1000'] });
+  const fixture = inProcessWithAdmin({
+    keyArgs: ['--rate-limit', 'voices:write=1000', '--rate-limit', 'voices:read=1000', '--rate-limit', 'system:read=1000'],
+  });
   const call = (method: string, path: string, options: { json?: unknown; body?: Buffer; headers?: Record<string, string> }) =>
     injectRequest(fixture.server, method, path, { key: fixture.admin.key, ...options });
   const refusedField = (response: { status: number; body: any }, field: string) => {

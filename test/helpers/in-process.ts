@@ -8,15 +8,7 @@ import { publicView } from '../../src/features/access/index.js';
 import { ALL_BUDGETS, type RateLimits } from '../../src/features/access/scopes.js';
 import { loadConfig, type Config } from '../../src/platform/config.js';
 import { IN_PROCESS_ORIGIN, injectingFetch } from './inject-fetch.js';
-import {
-  assertContractKept,
-  GENEROUS_LIMITS,
-  postMultipart,
-  removeDir,
-  tempDir,
-  type CreatedKey,
-  type Response,
-} from './timbre.js';
+import { assertContractKept, GENEROUS_LIMITS, postMultipart, removeDir, tempDir, type CreatedKey, type Response } from './timbre.js';
 
 /**
  * The whole service built in this process and driven through Fastify's `inject()`: the same
@@ -118,8 +110,7 @@ export async function injectRequest(
     headers['content-type'] ??= 'application/json';
   }
   const answer = await timbre.call({
-    // The tests name upper-case HTTP methods, which inject takes as they are.
-    method: method as InjectOptions['method'],
+    method,
     url: path,
     key: options.key ?? null,
     headers,
@@ -131,9 +122,7 @@ export async function injectRequest(
   } catch {
     body = undefined;
   }
-  const answerHeaders = Object.fromEntries(
-    Object.entries(answer.headers).map(([name, value]) => [name, typeof value === 'number' ? String(value) : value]),
-  );
+  const answerHeaders = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, typeof value === 'number' ? String(value) : value]));
   return { status: answer.statusCode, headers: answerHeaders, text: answer.body, body };
 }
 

@@ -10,7 +10,7 @@ interface KeyOptions {
   json: boolean;
 }
 
-function parseScopes(raw: string | undefined): Scope[] | undefined {
+export function parseScopes(raw: string | undefined): Scope[] | undefined {
   if (raw === undefined) return undefined;
   const scopes = raw
     .split(',')
@@ -22,7 +22,7 @@ function parseScopes(raw: string | undefined): Scope[] | undefined {
 }
 
 /** `budget=N` pairs (a scope, or task_reads), as given to --rate-limit or to `keys limits`. */
-function parseLimits(pairs: string[]): RateLimits {
+export function parseLimits(pairs: string[]): RateLimits {
   const limits: RateLimits = {};
   for (const pair of pairs) {
     const [budget, raw] = pair.split('=');

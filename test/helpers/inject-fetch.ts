@@ -1,6 +1,9 @@
 import type { InjectOptions } from 'fastify';
 import type { InProcessTimbre } from './in-process.js';
 
+/** The origin to give URLs for an injecting fetch: only their path and query reach the service. */
+export const IN_PROCESS_ORIGIN = 'http://127.0.0.1';
+
 /** Statuses whose responses have no body (a Response refuses one). */
 const NO_BODY = new Set([101, 204, 205, 304]);
 

@@ -191,11 +191,12 @@ export async function postMultipart(
   route: string,
   files: { name: string; bytes: Buffer }[],
   fields: Record<string, string> = {},
+  send: typeof fetch = fetch,
 ): Promise<{ status: number; body: any }> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   for (const file of files) form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
-  const response = await fetch(new URL(route, base), { method: 'POST', headers: { 'x-api-key': key }, body: form });
+  const response = await send(new URL(route, base), { method: 'POST', headers: { 'x-api-key': key }, body: form });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }

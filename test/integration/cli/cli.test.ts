@@ -1,3 +1,4 @@
+// Black-box (the service as a process): the CLI itself is under test.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';

@@ -1,3 +1,4 @@
+// Black-box (the service as a process): the tour program runs as its own process against the service's URL.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';

@@ -1,21 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { request, serverWithAdmin } from '../../../helpers/timbre.js';
+import { injectRequest, inProcessWithAdmin } from '../../../helpers/in-process.js';
 
 describe('API keys and authentication over HTTP', () => {
-  const fixture = serverWithAdmin();
+  const fixture = inProcessWithAdmin();
 
-  const create = (key: string, json: unknown) => request(fixture.server.url, 'POST', '/api/api-keys', { key, json });
+  const create = (key: string, json: unknown) => injectRequest(fixture.server, 'POST', '/api/api-keys', { key, json });
 
   test('a request without a key is refused with missing_api_key', async () => {
-    const response = await request(fixture.server.url, 'GET', '/api/api-keys');
+    const response = await injectRequest(fixture.server, 'GET', '/api/api-keys');
     assert.equal(response.status, 401);
     assert.equal(response.body.error.code, 'missing_api_key');
   });
 
   test('a wrong key is refused with invalid_api_key', async () => {
     for (const key of ['tmb_' + 'A'.repeat(43), 'not-a-key', fixture.admin.key.slice(0, -1) + (fixture.admin.key.endsWith('A') ? 'B' : 'A')]) {
-      const response = await request(fixture.server.url, 'GET', '/api/api-keys', { key });
+      const response = await injectRequest(fixture.server, 'GET', '/api/api-keys', { key });
       assert.equal(response.status, 401, key);
       assert.equal(response.body.error.code, 'invalid_api_key');
     }
@@ -29,13 +29,13 @@ describe('API keys and authentication over HTTP', () => {
     assert.deepEqual(response.body.scopes, fixture.admin.scopes);
     assert.equal(response.body.rate_limits['clone:create'], 2);
     assert.equal(response.body.revoked_at, null);
-    const fetched = await request(fixture.server.url, 'GET', '/api/api-keys', { key: response.body.key });
+    const fetched = await injectRequest(fixture.server, 'GET', '/api/api-keys', { key: response.body.key });
     assert.equal(fetched.status, 200);
   });
 
   test('the key list never contains a secret or a hash', async () => {
     const created = await create(fixture.admin.key, { name: 'secretive' });
-    const listed = await request(fixture.server.url, 'GET', '/api/api-keys', { key: fixture.admin.key });
+    const listed = await injectRequest(fixture.server, 'GET', '/api/api-keys', { key: fixture.admin.key });
     assert.equal(listed.status, 200);
     assert.ok(listed.body.keys.length >= 2);
     assert.ok(!listed.text.includes(created.body.key), 'full key leaked');
@@ -57,7 +57,7 @@ describe('API keys and authentication over HTTP', () => {
 
   test('a key without the route scope gets insufficient_scope naming the scope', async () => {
     const narrow = await create(fixture.admin.key, { name: 'voices only', scopes: ['voices:read'] });
-    const response = await request(fixture.server.url, 'GET', '/api/system/info', { key: narrow.body.key });
+    const response = await injectRequest(fixture.server, 'GET', '/api/system/info', { key: narrow.body.key });
     assert.equal(response.status, 403);
     assert.equal(response.body.error.code, 'insufficient_scope');
     assert.equal(response.body.error.details.required_scope, 'system:read');
@@ -80,44 +80,44 @@ describe('API keys and authentication over HTTP', () => {
 
   test('a key cannot revoke the key that made it: that key is outside its line and answered as missing', async () => {
     const narrow = await create(fixture.admin.key, { name: 'narrow', scopes: ['system:read'] });
-    const revoke = await request(fixture.server.url, 'POST', `/api/api-keys/${fixture.admin.key_id}/revoke`, { key: narrow.body.key });
+    const revoke = await injectRequest(fixture.server, 'POST', `/api/api-keys/${fixture.admin.key_id}/revoke`, { key: narrow.body.key });
     assert.equal(revoke.status, 404);
     assert.equal(revoke.body.error.code, 'key_not_found');
   });
 
   test('a revoked key is refused with key_revoked and stays listed', async () => {
     const victim = await create(fixture.admin.key, { name: 'to revoke' });
-    const revoked = await request(fixture.server.url, 'POST', `/api/api-keys/${victim.body.key_id}/revoke`, { key: fixture.admin.key });
+    const revoked = await injectRequest(fixture.server, 'POST', `/api/api-keys/${victim.body.key_id}/revoke`, { key: fixture.admin.key });
     assert.equal(revoked.status, 200);
     assert.ok(revoked.body.revoked_at);
-    const refused = await request(fixture.server.url, 'GET', '/api/api-keys', { key: victim.body.key });
+    const refused = await injectRequest(fixture.server, 'GET', '/api/api-keys', { key: victim.body.key });
     assert.equal(refused.status, 401);
     assert.equal(refused.body.error.code, 'key_revoked');
-    const listed = await request(fixture.server.url, 'GET', '/api/api-keys', { key: fixture.admin.key });
+    const listed = await injectRequest(fixture.server, 'GET', '/api/api-keys', { key: fixture.admin.key });
     assert.ok(listed.body.keys.some((key: { key_id: string }) => key.key_id === victim.body.key_id));
   });
 
   test('a deleted key is gone', async () => {
     const victim = await create(fixture.admin.key, { name: 'to delete' });
-    const deleted = await request(fixture.server.url, 'DELETE', `/api/api-keys/${victim.body.key_id}`, { key: fixture.admin.key });
+    const deleted = await injectRequest(fixture.server, 'DELETE', `/api/api-keys/${victim.body.key_id}`, { key: fixture.admin.key });
     assert.equal(deleted.status, 204);
-    const refused = await request(fixture.server.url, 'GET', '/api/api-keys', { key: victim.body.key });
+    const refused = await injectRequest(fixture.server, 'GET', '/api/api-keys', { key: victim.body.key });
     assert.equal(refused.body.error.code, 'invalid_api_key');
-    const again = await request(fixture.server.url, 'DELETE', `/api/api-keys/${victim.body.key_id}`, { key: fixture.admin.key });
+    const again = await injectRequest(fixture.server, 'DELETE', `/api/api-keys/${victim.body.key_id}`, { key: fixture.admin.key });
     assert.equal(again.status, 404);
     assert.equal(again.body.error.code, 'key_not_found');
   });
 
   test('rate limits of a key can be changed, within the caller’s own', async () => {
     const target = await create(fixture.admin.key, { name: 'tunable' });
-    const changed = await request(fixture.server.url, 'PATCH', `/api/api-keys/${target.body.key_id}`, {
+    const changed = await injectRequest(fixture.server, 'PATCH', `/api/api-keys/${target.body.key_id}`, {
       key: fixture.admin.key,
       json: { rate_limits: { 'tts:generate': 4 } },
     });
     assert.equal(changed.status, 200);
     assert.equal(changed.body.rate_limits['tts:generate'], 4);
     assert.equal(changed.body.rate_limits['system:read'], 60);
-    const escalate = await request(fixture.server.url, 'PATCH', `/api/api-keys/${target.body.key_id}`, {
+    const escalate = await injectRequest(fixture.server, 'PATCH', `/api/api-keys/${target.body.key_id}`, {
       key: target.body.key,
       json: { rate_limits: { 'tts:generate': 400 } },
     });

@@ -1,3 +1,4 @@
+// Black-box (the service as a process): the environment of the service's child processes is read from /proc.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';

@@ -1,3 +1,4 @@
+// Black-box (the service as a process): `timbre studio` finds the running service on its port, and the session cookie is checked on /ws.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import WebSocket from 'ws';

@@ -6,7 +6,8 @@ import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/prom
 import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { createKeyWithCli, removeDir, request, serverWithAdmin, startTimbre, tempDir, type CreatedKey, type RunningTimbre } from '../../../helpers/timbre.js';
+import { injectRequest, inProcessWithAdmin, mintKey, startInProcess, type InProcessTimbre } from '../../../helpers/in-process.js';
+import { removeDir, tempDir, type CreatedKey } from '../../../helpers/timbre.js';
 
 const run = promisify(execFile);
 const SECONDS = 2.345;
@@ -28,11 +29,11 @@ async function sine(dir: string, ext: string, args: string[], seconds = SECONDS)
 }
 
 /** A multipart POST with one file part per path (field "file"). */
-async function upload(base: string, key: string, route: string, paths: string[], fields: Record<string, string> = {}) {
+async function upload(server: InProcessTimbre, key: string, route: string, paths: string[], fields: Record<string, string> = {}) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   for (const path of paths) form.append('file', await openAsBlob(path), basename(path));
-  const response = await fetch(new URL(route, base), { method: 'POST', headers: { 'x-api-key': key }, body: form });
+  const response = await server.fetch(new URL(route, server.url), { method: 'POST', headers: { 'x-api-key': key }, body: form });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -57,8 +58,8 @@ before(async () => {
 after(() => removeDir(media));
 
 describe('assets and audio duration', () => {
-  const fixture = serverWithAdmin({ keyArgs: ['--rate-limit', 'audio:process=1000'] });
-  const post = (route: string, paths: string[], fields?: Record<string, string>) => upload(fixture.server.url, fixture.admin.key, route, paths, fields);
+  const fixture = inProcessWithAdmin({ keyArgs: ['--rate-limit', 'audio:process=1000'] });
+  const post = (route: string, paths: string[], fields?: Record<string, string>) => upload(fixture.server, fixture.admin.key, route, paths, fields);
 
   for (const format of FORMATS) {
     test(`audio-duration of an uploaded ${format.ext} file is within 10 ms`, async () => {
@@ -90,7 +91,7 @@ describe('assets and audio duration', () => {
     const two = await post('/api/assets', [files.get('wav')!, files.get('flac')!]);
     assert.equal(two.status, 400);
     assert.equal(two.body.error.code, 'too_many_files');
-    const json = await request(fixture.server.url, 'POST', '/api/assets', { key: fixture.admin.key, json: {} });
+    const json = await injectRequest(fixture.server, 'POST', '/api/assets', { key: fixture.admin.key, json: {} });
     assert.equal(json.status, 415);
     assert.equal(json.body.error.code, 'unsupported_media_type');
     assert.deepEqual(await tempFiles(fixture.server.dataDir), []);
@@ -114,19 +115,19 @@ describe('assets and audio duration', () => {
     assert.equal((await stat(stored)).size, bytes.length);
 
     const key = fixture.admin.key;
-    const listed = await request(fixture.server.url, 'GET', '/api/assets', { key });
+    const listed = await injectRequest(fixture.server, 'GET', '/api/assets', { key });
     assert.deepEqual(
       listed.body.assets.map((item: { asset_id: string }) => item.asset_id),
       [asset.asset_id],
     );
-    const byId = await request(fixture.server.url, 'POST', '/api/audio-duration', { key, json: { asset_id: asset.asset_id } });
+    const byId = await injectRequest(fixture.server, 'POST', '/api/audio-duration', { key, json: { asset_id: asset.asset_id } });
     assert.equal(byId.status, 200);
     assert.equal(byId.body.source, 'asset');
     assert.ok(Math.abs(byId.body.duration - SECONDS) < TOLERANCE);
 
-    const deleted = await request(fixture.server.url, 'DELETE', `/api/assets/${asset.asset_id}`, { key });
+    const deleted = await injectRequest(fixture.server, 'DELETE', `/api/assets/${asset.asset_id}`, { key });
     assert.equal(deleted.status, 204);
-    const gone = await request(fixture.server.url, 'GET', `/api/assets/${asset.asset_id}`, { key });
+    const gone = await injectRequest(fixture.server, 'GET', `/api/assets/${asset.asset_id}`, { key });
     assert.equal(gone.status, 404);
     assert.equal(gone.body.error.code, 'asset_not_found');
     await assert.rejects(stat(stored), { code: 'ENOENT' });
@@ -135,32 +136,32 @@ describe('assets and audio duration', () => {
   test('another key cannot see, probe or delete an asset', async () => {
     const created = await post('/api/assets', [files.get('wav')!]);
     const id = created.body.asset_id as string;
-    const other = await createKeyWithCli(fixture.server.dataDir, 'other', ['--rate-limit', 'audio:process=1000']);
+    const other = mintKey(fixture.server, 'other', ['--rate-limit', 'audio:process=1000']);
     const calls: [string, string, unknown?][] = [
       ['GET', `/api/assets/${id}`],
       ['DELETE', `/api/assets/${id}`],
       ['POST', '/api/audio-duration', { asset_id: id }],
     ];
     for (const [method, path, json] of calls) {
-      const response = await request(fixture.server.url, method, path, { key: other.key, json });
+      const response = await injectRequest(fixture.server, method, path, { key: other.key, json });
       assert.equal(response.status, 404, `${method} ${path}`);
       assert.equal(response.body.error.code, 'asset_not_found');
     }
-    const list = await request(fixture.server.url, 'GET', '/api/assets', { key: other.key });
+    const list = await injectRequest(fixture.server, 'GET', '/api/assets', { key: other.key });
     assert.deepEqual(list.body.assets, []);
-    const own = await request(fixture.server.url, 'GET', `/api/assets/${id}`, { key: fixture.admin.key });
+    const own = await injectRequest(fixture.server, 'GET', `/api/assets/${id}`, { key: fixture.admin.key });
     assert.equal(own.status, 200);
   });
 
   test('local paths are disabled by default', async () => {
-    const response = await request(fixture.server.url, 'POST', '/api/audio-duration', { key: fixture.admin.key, json: { path: files.get('wav') } });
+    const response = await injectRequest(fixture.server, 'POST', '/api/audio-duration', { key: fixture.admin.key, json: { path: files.get('wav') } });
     assert.equal(response.status, 403);
     assert.equal(response.body.error.code, 'local_paths_disabled');
   });
 });
 
 describe('upload limit and local path roots', () => {
-  let server: RunningTimbre;
+  let server: InProcessTimbre;
   let key: CreatedKey;
   let root: string;
 
@@ -169,29 +170,26 @@ describe('upload limit and local path roots', () => {
     await mkdir(root);
     await sine(root, 'wav', ['-c:a', 'pcm_s16le']);
     await symlink(files.get('flac')!, join(root, 'link-out.flac'));
-    server = await startTimbre({ args: ['--max-upload-bytes', '2048', '--local-path-roots', root] });
-    key = await createKeyWithCli(server.dataDir, 'limited', ['--rate-limit', 'audio:process=1000']);
+    server = await startInProcess({ flags: { 'max-upload-bytes': '2048', 'local-path-roots': root } });
+    key = mintKey(server, 'limited', ['--rate-limit', 'audio:process=1000']);
   });
 
-  after(async () => {
-    await server.stop();
-    await removeDir(server.dataDir);
-  });
+  after(() => server.close());
 
   test('an upload over the limit gets 413 and leaves nothing', async () => {
     for (const route of ['/api/assets', '/api/audio-duration']) {
-      const { status, body } = await upload(server.url, key.key, route, [files.get('wav')!]);
+      const { status, body } = await upload(server, key.key, route, [files.get('wav')!]);
       assert.equal(status, 413);
       assert.equal(body.error.code, 'payload_too_large');
       assert.equal(body.error.details.max_bytes, 2048);
     }
     assert.deepEqual(await readdir(join(server.dataDir, 'assets')).catch(() => []), []);
-    const list = await request(server.url, 'GET', '/api/assets', { key: key.key });
+    const list = await injectRequest(server, 'GET', '/api/assets', { key: key.key });
     assert.deepEqual(list.body.assets, []);
   });
 
   test('a file inside a root is read; escapes and outside symlinks are refused', async () => {
-    const probe = (path: string) => request(server.url, 'POST', '/api/audio-duration', { key: key.key, json: { path } });
+    const probe = (path: string) => injectRequest(server, 'POST', '/api/audio-duration', { key: key.key, json: { path } });
     const inside = await probe(join(root, 'sine.wav'));
     assert.equal(inside.status, 200, JSON.stringify(inside.body));
     assert.equal(inside.body.source, 'path');

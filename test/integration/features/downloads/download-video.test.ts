@@ -1,3 +1,4 @@
+// Black-box (the service as a process): a download is cancelled while its progress is read on /ws.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createReadStream } from 'node:fs';

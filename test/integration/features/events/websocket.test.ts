@@ -1,3 +1,4 @@
+// Black-box (the service as a process): /ws needs an upgrade on a real socket.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type WebSocket from 'ws';

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { pitchStats } from '../../../../src/platform/audio/analyse/index.js';
 import { durationOf, rms } from '../../../../src/platform/audio/pcm.js';
 import { parseWav } from '../../../../src/platform/audio/wav.js';
-import { request, serverWithAdmin } from '../../../helpers/timbre.js';
+import { injectRequest, inProcessWithAdmin } from '../../../helpers/in-process.js';
 
 /**
  * The built-in voices added for clarity (RHVoice's English voices) and for Japanese (Open JTalk)
@@ -24,16 +24,16 @@ interface ListedVoice {
 }
 
 describe('RHVoice and Open JTalk presets', () => {
-  const fixture = serverWithAdmin();
+  const fixture = inProcessWithAdmin();
 
   async function presets(): Promise<ListedVoice[]> {
-    const listed = await request(fixture.server.url, 'GET', '/api/voices?type=preset&limit=500', { key: fixture.admin.key });
+    const listed = await injectRequest(fixture.server, 'GET', '/api/voices?type=preset&limit=500', { key: fixture.admin.key });
     assert.equal(listed.status, 200, listed.text);
     return (listed.body as { voices: ListedVoice[] }).voices;
   }
 
   async function speak(voiceId: string, text: string, language: string) {
-    const response = await fetch(`${fixture.server.url}/api/generate/preset`, {
+    const response = await fixture.server.fetch(`${fixture.server.url}/api/generate/preset`, {
       method: 'POST',
       headers: { 'x-api-key': fixture.admin.key, 'content-type': 'application/json' },
       body: JSON.stringify({ voice_id: voiceId, text, language }),
@@ -63,7 +63,7 @@ describe('RHVoice and Open JTalk presets', () => {
 
   test("an RHVoice task records the words it spoke, in order, within the audio's length", async () => {
     const { pcm, taskId } = await speak('rhvoice:slt', `${ENGLISH} It was 3 o'clock.`, 'en-US');
-    const task = await request(fixture.server.url, 'GET', `/api/tasks/${taskId}`, { key: fixture.admin.key });
+    const task = await injectRequest(fixture.server, 'GET', `/api/tasks/${taskId}`, { key: fixture.admin.key });
     const words = (task.body as { timings: { words: { word: string; start: number; end: number }[] } }).timings.words;
     // The service writes the number out before the engine sees it.
     const spoken = ['The', 'quick', 'brown', 'fox', 'jumps', 'over', 'the', 'lazy', 'dog', 'It', 'was', 'three', "o'clock"];

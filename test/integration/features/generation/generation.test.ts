@@ -1,3 +1,4 @@
+// Black-box (the service as a process): kill -9 and a restart of the service, and progress on /ws.
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';

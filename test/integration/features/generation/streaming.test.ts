@@ -1,3 +1,4 @@
+// Black-box (the service as a process): chunks stream over a real socket.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { describe, test } from 'node:test';

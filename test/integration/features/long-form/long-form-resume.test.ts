@@ -1,3 +1,4 @@
+// Black-box (the service as a process): restarts and kill -9 of the service.
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { after, describe, test } from 'node:test';

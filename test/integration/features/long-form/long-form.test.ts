@@ -1,3 +1,4 @@
+// Black-box (the service as a process): progress is read on /ws.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';

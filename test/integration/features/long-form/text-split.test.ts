@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createKeyWithCli, request, serverWithAdmin } from '../../../helpers/timbre.js';
+import { injectRequest, inProcessWithAdmin, mintKey } from '../../../helpers/in-process.js';
 
 describe('POST /api/text/split', () => {
-  const fixture = serverWithAdmin({ keyArgs: ['--rate-limit', 'audio:process=1000'] });
+  const fixture = inProcessWithAdmin({ keyArgs: ['--rate-limit', 'audio:process=1000'] });
 
-  const split = (json: unknown, key = fixture.admin.key) => request(fixture.server.url, 'POST', '/api/text/split', { key, json });
+  const split = (json: unknown, key = fixture.admin.key) => injectRequest(fixture.server, 'POST', '/api/text/split', { key, json });
 
   test('answers the sentences with their offsets and paragraph ends', async () => {
     const text = 'Dr. Smith paid $4.50. Then he left!\n\n«Oui», dit-il.';
@@ -60,11 +60,11 @@ describe('POST /api/text/split', () => {
   });
 
   test('needs the audio:process scope', async () => {
-    const reader = await createKeyWithCli(fixture.server.dataDir, 'reader', ['--scopes', 'system:read']);
+    const reader = mintKey(fixture.server, 'reader', ['--scopes', 'system:read']);
     const { status, body } = await split({ text: 'Hi.' }, reader.key);
     assert.equal(status, 403);
     assert.equal(body.error.code, 'insufficient_scope');
     assert.equal(body.error.details.required_scope, 'audio:process');
-    assert.equal((await request(fixture.server.url, 'POST', '/api/text/split', { json: { text: 'Hi.' } })).status, 401);
+    assert.equal((await injectRequest(fixture.server, 'POST', '/api/text/split', { json: { text: 'Hi.' } })).status, 401);
   });
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import OpenAI from 'openai';
-import { createKeyWithCli, request, serverWithAdmin, type CreatedKey } from '../../../helpers/timbre.js';
+import { injectRequest, inProcessWithAdmin, mintKey } from '../../../helpers/in-process.js';
+import type { CreatedKey } from '../../../helpers/timbre.js';
 
 interface VoiceEntry {
   id: string;
@@ -12,14 +13,14 @@ interface VoiceEntry {
 }
 
 describe('/v1 models, voices, keys and limits through the official OpenAI SDK', { timeout: 120_000 }, () => {
-  const fixture = serverWithAdmin();
-  const client = (apiKey: string) => new OpenAI({ baseURL: `${fixture.server.url}/v1`, apiKey, maxRetries: 0 });
+  const fixture = inProcessWithAdmin();
+  const client = (apiKey: string) => new OpenAI({ baseURL: `${fixture.server.url}/v1`, fetch: fixture.server.fetch, apiKey, maxRetries: 0 });
   let readOnly: CreatedKey;
   let oncePerMinute: CreatedKey;
 
   before(async () => {
-    readOnly = await createKeyWithCli(fixture.server.dataDir, 'voices only', ['--scopes', 'voices:read']);
-    oncePerMinute = await createKeyWithCli(fixture.server.dataDir, 'one speech a minute', ['--rate-limit', 'tts:generate=1']);
+    readOnly = mintKey(fixture.server, 'voices only', ['--scopes', 'voices:read']);
+    oncePerMinute = mintKey(fixture.server, 'one speech a minute', ['--rate-limit', 'tts:generate=1']);
   });
 
   test('models.list() names the OpenAI ids that resolve here and the installed engines; models.retrieve() one of them', async () => {
@@ -87,18 +88,18 @@ describe('/v1 models, voices, keys and limits through the official OpenAI SDK', 
   });
 
   test('Authorization: Bearer works on /api routes too, and X-API-Key still does', async () => {
-    const bearer = await request(fixture.server.url, 'GET', '/api/voices?limit=1', { headers: { authorization: `Bearer ${fixture.admin.key}` } });
+    const bearer = await injectRequest(fixture.server, 'GET', '/api/voices?limit=1', { headers: { authorization: `Bearer ${fixture.admin.key}` } });
     assert.equal(bearer.status, 200);
-    const header = await request(fixture.server.url, 'GET', '/api/voices?limit=1', { key: fixture.admin.key });
+    const header = await injectRequest(fixture.server, 'GET', '/api/voices?limit=1', { key: fixture.admin.key });
     assert.equal(header.status, 200);
-    const missing = await request(fixture.server.url, 'GET', '/api/voices?limit=1', { headers: { authorization: 'Basic abc' } });
+    const missing = await injectRequest(fixture.server, 'GET', '/api/voices?limit=1', { headers: { authorization: 'Basic abc' } });
     assert.equal(missing.status, 401);
     assert.equal(missing.body.error.code, 'missing_api_key');
     assert.deepEqual(Object.keys(missing.body.error).sort(), ['code', 'details', 'message'], '/api keeps its own envelope');
   });
 
   test('an unknown /v1 path answers 404 in OpenAI’s shape', async () => {
-    const unknown = await request(fixture.server.url, 'GET', '/v1/audio/nothing', { key: fixture.admin.key });
+    const unknown = await injectRequest(fixture.server, 'GET', '/v1/audio/nothing', { key: fixture.admin.key });
     assert.equal(unknown.status, 404);
     assert.deepEqual(Object.keys(unknown.body.error).sort(), ['code', 'details', 'message', 'param', 'type']);
   });

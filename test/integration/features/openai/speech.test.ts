@@ -1,3 +1,4 @@
+// Black-box (the service as a process): the body streams over a real socket (first chunk before the end, a client that leaves mid-stream).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';

@@ -7,15 +7,15 @@ import { WER_THRESHOLDS } from '../../../../src/platform/engines/pocketsphinx.js
 import { parseSrt, parseVtt } from '../../../../src/platform/text/subtitles.js';
 import { wordErrorRate } from '../../../../src/platform/text/wer.js';
 import { REFERENCE_AUDIO } from '../../../helpers/paths.js';
-import { serverWithAdmin } from '../../../helpers/timbre.js';
+import { inProcessWithAdmin } from '../../../helpers/in-process.js';
 
 const SENTENCE = 'Please call me tomorrow at the office.';
 const VOICE = 'festival:cmu_us_slt_arctic_hts';
 const JFK = 'And so, my fellow Americans, ask not what your country can do for you, ask what you can do for your country.';
 
 describe('POST /v1/audio/transcriptions through the official OpenAI SDK', { timeout: 180_000 }, () => {
-  const fixture = serverWithAdmin();
-  const client = () => new OpenAI({ baseURL: `${fixture.server.url}/v1`, apiKey: fixture.admin.key, maxRetries: 0 });
+  const fixture = inProcessWithAdmin();
+  const client = () => new OpenAI({ baseURL: `${fixture.server.url}/v1`, fetch: fixture.server.fetch, apiKey: fixture.admin.key, maxRetries: 0 });
   let spoken: Buffer;
   let duration: number;
   const file = () => toFile(spoken, 'sentence.wav', { type: 'audio/wav' });
@@ -24,7 +24,9 @@ describe('POST /v1/audio/transcriptions through the official OpenAI SDK', { time
     // Speech this service just made, with the voice PocketSphinx's thresholds are measured on.
     const response = await client().audio.speech.create({ model: 'festival', voice: VOICE, input: SENTENCE, response_format: 'wav' });
     spoken = Buffer.from(await response.arrayBuffer());
-    const task = await fetch(`${fixture.server.url}/api/tasks/${response.headers.get('x-task-id')}`, { headers: { 'x-api-key': fixture.admin.key } });
+    const task = await fixture.server.fetch(`${fixture.server.url}/api/tasks/${response.headers.get('x-task-id')}`, {
+      headers: { 'x-api-key': fixture.admin.key },
+    });
     duration = ((await task.json()) as { duration: number }).duration;
   });
 

@@ -1,19 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createKeyWithCli, request, serverWithAdmin, type CreatedKey } from '../../../helpers/timbre.js';
+import { injectRequest, inProcessWithAdmin, mintKey } from '../../../helpers/in-process.js';
+import type { CreatedKey } from '../../../helpers/timbre.js';
 
 const LIMITS = ['--rate-limit', 'system:read=10000', '--rate-limit', 'tts:generate=1000'];
 const SLOW_VOICE = 'festival:cmu_us_slt_arctic_hts';
 const LONG_TEXT = Array.from({ length: 12 }, (_, index) => `Paragraph ${index + 1} goes on for a while so that the job runs for some seconds.`).join(' ');
 
 describe('the queue as one key sees it', () => {
-  const fixture = serverWithAdmin({ keyArgs: LIMITS });
+  const fixture = inProcessWithAdmin({ keyArgs: LIMITS });
   const generate = (key: CreatedKey, text: string, voice = 'pico:en-US') =>
-    request(fixture.server.url, 'POST', '/api/generate/preset', { key: key.key, json: { voice_id: voice, text, language: 'en-US', async: true } });
-  const call = (key: CreatedKey, method: string, path: string, json?: unknown) => request(fixture.server.url, method, path, { key: key.key, json });
+    injectRequest(fixture.server, 'POST', '/api/generate/preset', { key: key.key, json: { voice_id: voice, text, language: 'en-US', async: true } });
+  const call = (key: CreatedKey, method: string, path: string, json?: unknown) => injectRequest(fixture.server, method, path, { key: key.key, json });
 
   test('a key sees its own jobs in full and other keys’ jobs only as counts; cancel by task_id answers the state after it', async () => {
-    const other = await createKeyWithCli(fixture.server.dataDir, 'other app', LIMITS);
+    const other = mintKey(fixture.server, 'other app', LIMITS);
     const foreign = await generate(other, LONG_TEXT, SLOW_VOICE);
     assert.equal(foreign.status, 202, foreign.text);
     // A text of minutes waits its turn; a sentence would take the quick lane beside the foreign job.

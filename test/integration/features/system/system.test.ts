@@ -4,12 +4,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { removeDir, request, serverWithAdmin } from '../../../helpers/timbre.js';
+import { injectRequest, inProcessWithAdmin } from '../../../helpers/in-process.js';
+import { removeDir } from '../../../helpers/timbre.js';
 
 describe('system endpoints and HTTP protections', () => {
-  const fixture = serverWithAdmin({ args: ['--max-body-bytes', '2048'] });
+  const fixture = inProcessWithAdmin({ flags: { 'max-body-bytes': '2048' } });
 
-  const get = (path: string, headers: Record<string, string> = {}) => request(fixture.server.url, 'GET', path, { key: fixture.admin.key, headers });
+  const get = (path: string, headers: Record<string, string> = {}) => injectRequest(fixture.server, 'GET', path, { key: fixture.admin.key, headers });
 
   test('GET /api/system/stats reports CPU load overall and per core, memory and GPUs', async () => {
     const { status, body } = await get('/api/system/stats');
@@ -64,7 +65,8 @@ describe('system endpoints and HTTP protections', () => {
       assert.equal(response.status, 403, host);
       assert.equal(response.body.error.code, 'host_not_allowed');
     }
-    for (const host of [`localhost:${fixture.server.port}`, `127.0.0.1:${fixture.server.port}`, `[::1]:${fixture.server.port}`, 'app.localhost']) {
+    // In-process there is no port of its own: the default one stands for it.
+    for (const host of ['localhost:8765', '127.0.0.1:8765', '[::1]:8765', 'app.localhost']) {
       assert.equal((await get('/api/system/gpu', { host })).status, 200, host);
     }
   });
@@ -73,24 +75,24 @@ describe('system endpoints and HTTP protections', () => {
     const missing = await get('/api/does-not-exist');
     assert.equal(missing.status, 404);
     assert.equal(missing.body.error.code, 'not_found');
-    const wrongMethod = await request(fixture.server.url, 'PUT', '/api/system/stats', { key: fixture.admin.key });
+    const wrongMethod = await injectRequest(fixture.server, 'PUT', '/api/system/stats', { key: fixture.admin.key });
     assert.equal(wrongMethod.status, 405);
     assert.equal(wrongMethod.body.error.code, 'method_not_allowed');
     assert.match(String(wrongMethod.headers.allow), /GET/);
   });
 
   test('bodies over the configured limit get 413, non-JSON bodies 415, broken JSON 400', async () => {
-    const big = await request(fixture.server.url, 'POST', '/api/api-keys', { key: fixture.admin.key, json: { name: 'x'.repeat(4000) } });
+    const big = await injectRequest(fixture.server, 'POST', '/api/api-keys', { key: fixture.admin.key, json: { name: 'x'.repeat(4000) } });
     assert.equal(big.status, 413);
     assert.equal(big.body.error.code, 'payload_too_large');
-    const text = await request(fixture.server.url, 'POST', '/api/api-keys', {
+    const text = await injectRequest(fixture.server, 'POST', '/api/api-keys', {
       key: fixture.admin.key,
       body: 'name',
       headers: { 'content-type': 'text/plain' },
     });
     assert.equal(text.status, 415);
     assert.equal(text.body.error.code, 'unsupported_media_type');
-    const broken = await request(fixture.server.url, 'POST', '/api/api-keys', {
+    const broken = await injectRequest(fixture.server, 'POST', '/api/api-keys', {
       key: fixture.admin.key,
       body: '{"name":',
       headers: { 'content-type': 'application/json' },
@@ -107,13 +109,13 @@ describe('system endpoints and HTTP protections', () => {
 });
 
 describe('CORS allow-list', () => {
-  const fixture = serverWithAdmin({ args: ['--cors-origins', 'https://app.example'] });
+  const fixture = inProcessWithAdmin({ flags: { 'cors-origins': 'https://app.example' } });
 
   test('only configured origins get CORS headers, and preflights name the API key header', async () => {
-    const get = (origin: string) => request(fixture.server.url, 'GET', '/api/system/gpu', { key: fixture.admin.key, headers: { origin } });
+    const get = (origin: string) => injectRequest(fixture.server, 'GET', '/api/system/gpu', { key: fixture.admin.key, headers: { origin } });
     assert.equal((await get('https://app.example')).headers['access-control-allow-origin'], 'https://app.example');
     assert.equal((await get('https://evil.example')).headers['access-control-allow-origin'], undefined);
-    const preflight = await request(fixture.server.url, 'OPTIONS', '/api/system/gpu', {
+    const preflight = await injectRequest(fixture.server, 'OPTIONS', '/api/system/gpu', {
       headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
     });
     assert.equal(preflight.status, 204);
@@ -121,7 +123,7 @@ describe('CORS allow-list', () => {
   });
 
   test('preflights allow every method the API uses, so PUT, PATCH and DELETE routes work from an allowed origin', async () => {
-    const preflight = await request(fixture.server.url, 'OPTIONS', '/api/api-keys/key_x', {
+    const preflight = await injectRequest(fixture.server, 'OPTIONS', '/api/api-keys/key_x', {
       headers: { origin: 'https://app.example', 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'x-api-key, content-type' },
     });
     assert.equal(preflight.status, 204);
@@ -137,10 +139,10 @@ describe('engines and models in /api/system/info', () => {
     await writeFile(join(modelsDir, 'silero-vad', 'silero_vad.onnx'), randomBytes(2_327_524));
   });
   after(() => removeDir(modelsDir));
-  const fixture = serverWithAdmin({ args: ['--models-dir', modelsDir] });
+  const fixture = inProcessWithAdmin({ flags: { 'models-dir': modelsDir } });
 
   test('built-in engines are available; a corrupt model is reported, not loaded, and the server keeps answering', async () => {
-    const { status, body } = await request(fixture.server.url, 'GET', '/api/system/info', { key: fixture.admin.key });
+    const { status, body } = await injectRequest(fixture.server, 'GET', '/api/system/info', { key: fixture.admin.key });
     assert.equal(status, 200);
     const engine = (id: string) => body.engines.find((entry: { id: string }) => entry.id === id);
     for (const id of ['pico', 'espeak', 'festival', 'flite', 'rhvoice', 'pocketsphinx', 'acoustic-voiceprint']) assert.equal(engine(id).available, true, id);
@@ -151,6 +153,6 @@ describe('engines and models in /api/system/info', () => {
     assert.equal(model.name, 'silero-vad');
     assert.equal(model.license, 'MIT');
     assert.ok(model.size_bytes > 0);
-    assert.equal((await request(fixture.server.url, 'GET', '/api/system/status', { key: fixture.admin.key })).status, 200);
+    assert.equal((await injectRequest(fixture.server, 'GET', '/api/system/status', { key: fixture.admin.key })).status, 200);
   });
 });

@@ -6,7 +6,8 @@ import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rms } from '../../../../src/platform/audio/pcm.js';
 import { parseWav } from '../../../../src/platform/audio/wav.js';
-import { request, serverWithAdmin, tempDir } from '../../../helpers/timbre.js';
+import { injectRequest, inProcessWithAdmin } from '../../../helpers/in-process.js';
+import { tempDir } from '../../../helpers/timbre.js';
 
 const LIMITS = ['--rate-limit', 'tts:generate=100', '--rate-limit', 'tts:timeline=100'];
 
@@ -21,10 +22,10 @@ function peaks(path: string): { truePeakDb: number; clipped: number } {
 }
 
 describe('timeline renders end under a true-peak ceiling of -1 dBTP', () => {
-  const fixture = serverWithAdmin({ keyArgs: LIMITS });
-  const get = (path: string) => request(fixture.server.url, 'GET', path, { key: fixture.admin.key });
+  const fixture = inProcessWithAdmin({ keyArgs: LIMITS });
+  const get = (path: string) => injectRequest(fixture.server, 'GET', path, { key: fixture.admin.key });
   const post = async (path: string, json: unknown) => {
-    const response = await fetch(new URL(path, fixture.server.url), {
+    const response = await fixture.server.fetch(new URL(path, fixture.server.url), {
       method: 'POST',
       headers: { 'x-api-key': fixture.admin.key, 'content-type': 'application/json' },
       body: JSON.stringify(json),
@@ -35,13 +36,13 @@ describe('timeline renders end under a true-peak ceiling of -1 dBTP', () => {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
     form.append('file', new Blob([await readFile(file)]), file.split('/').at(-1));
-    const response = await fetch(new URL(path, fixture.server.url), { method: 'POST', headers: { 'x-api-key': fixture.admin.key }, body: form });
+    const response = await fixture.server.fetch(new URL(path, fixture.server.url), { method: 'POST', headers: { 'x-api-key': fixture.admin.key }, body: form });
     return { status: response.status, body: await response.json() };
   };
 
   test('speech, loud music, effects and a video’s sound that sum past full scale render without clipping; speech alone keeps its level', async () => {
     const work = await tempDir();
-    const started = await request(fixture.server.url, 'POST', '/api/generate/clone-chunked', {
+    const started = await injectRequest(fixture.server, 'POST', '/api/generate/clone-chunked', {
       key: fixture.admin.key,
       json: { voice_id: 'pico:en-US', text: 'The music starts now. The effects follow. Then the film plays.', language: 'en-US' },
     });
@@ -50,7 +51,7 @@ describe('timeline renders end under a true-peak ceiling of -1 dBTP', () => {
 
     const speechOnly = await post('/api/generate/merge-timeline', { task_id: taskId });
     assert.equal(speechOnly.status, 200);
-    const firstChunk = await fetch(new URL(`/api/audio/chunk/${taskId}/0`, fixture.server.url), { headers: { 'x-api-key': fixture.admin.key } });
+    const firstChunk = await fixture.server.fetch(new URL(`/api/audio/chunk/${taskId}/0`, fixture.server.url), { headers: { 'x-api-key': fixture.admin.key } });
     const chunk = parseWav(Buffer.from(await firstChunk.arrayBuffer()));
     const rendered = parseWav(speechOnly.bytes);
     const chunkSeconds = chunk.samples.length / chunk.sampleRate;

@@ -1,3 +1,4 @@
+// Black-box (the service as a process): a render is cancelled while its progress is read on /ws.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';

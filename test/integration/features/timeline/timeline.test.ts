@@ -7,7 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { MERGE_DEFAULTS } from '../../../../src/platform/audio/merge.js';
-import { createKeyWithCli, removeDir, request, serverWithAdmin, tempDir } from '../../../helpers/timbre.js';
+import { injectRequest, inProcessWithAdmin, mintKey, type InProcessTimbre } from '../../../helpers/in-process.js';
+import { removeDir, tempDir } from '../../../helpers/timbre.js';
 
 const run = promisify(execFile);
 const LIMITS = ['--rate-limit', 'tts:generate=1000', '--rate-limit', 'tts:timeline=1000', '--rate-limit', 'audio:process=1000'];
@@ -33,11 +34,11 @@ before(async () => {
 after(() => removeDir(media));
 
 /** A multipart POST with one file (field "file") and text fields. */
-async function upload(base: string, key: string, route: string, path: string, fields: Record<string, string> = {}) {
+async function upload(server: InProcessTimbre, key: string, route: string, path: string, fields: Record<string, string> = {}) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   form.append('file', await openAsBlob(path), basename(path));
-  const response = await fetch(new URL(route, base), { method: 'POST', headers: { 'x-api-key': key }, body: form });
+  const response = await server.fetch(new URL(route, server.url), { method: 'POST', headers: { 'x-api-key': key }, body: form });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -67,9 +68,9 @@ function layoutOf(timeline: any) {
 }
 
 describe('timeline', () => {
-  const fixture = serverWithAdmin({ keyArgs: LIMITS });
-  const get = (path: string, key = fixture.admin.key) => request(fixture.server.url, 'GET', path, { key });
-  const post = (path: string, json: unknown) => request(fixture.server.url, 'POST', path, { key: fixture.admin.key, json });
+  const fixture = inProcessWithAdmin({ keyArgs: LIMITS });
+  const get = (path: string, key = fixture.admin.key) => injectRequest(fixture.server, 'GET', path, { key });
+  const post = (path: string, json: unknown) => injectRequest(fixture.server, 'POST', path, { key: fixture.admin.key, json });
   let taskId: string;
   let chunks: { duration: number; paragraph_end: boolean }[];
 
@@ -168,7 +169,7 @@ describe('timeline', () => {
   });
 
   test('an uploaded WAV becomes a music block at -12 dB; a layout then fades it in', async () => {
-    const imported = await upload(fixture.server.url, fixture.admin.key, `/api/timeline/${taskId}/import-track`, files.wav, { gain_db: '-12' });
+    const imported = await upload(fixture.server, fixture.admin.key, `/api/timeline/${taskId}/import-track`, files.wav, { gain_db: '-12' });
     assert.equal(imported.status, 201, JSON.stringify(imported.body));
     const timeline = imported.body.timeline;
     assert.ok(timeline.tracks.some((track: { id: string; kind: string }) => track.id === 'music' && track.kind === 'audio'));
@@ -185,7 +186,7 @@ describe('timeline', () => {
   });
 
   test('an imported PNG becomes the picture of a new video track', async () => {
-    const imported = await upload(fixture.server.url, fixture.admin.key, `/api/timeline/${taskId}/import-video`, files.png, { duration: '3' });
+    const imported = await upload(fixture.server, fixture.admin.key, `/api/timeline/${taskId}/import-video`, files.png, { duration: '3' });
     assert.equal(imported.status, 201, JSON.stringify(imported.body));
     assert.equal(imported.body.kind, 'image');
     const timeline = imported.body.timeline;
@@ -204,7 +205,7 @@ describe('timeline', () => {
   });
 
   test('an imported video replaces the picture; with include_audio its sound gets a block on the video audio track', async () => {
-    const imported = await upload(fixture.server.url, fixture.admin.key, `/api/timeline/${taskId}/import-video`, files.mp4, {
+    const imported = await upload(fixture.server, fixture.admin.key, `/api/timeline/${taskId}/import-video`, files.mp4, {
       include_audio: 'true',
       start: '0.5',
     });
@@ -237,7 +238,7 @@ describe('timeline', () => {
 
   test('a text file sent as a video gets 415 and leaves no file', async () => {
     const stored = await filesUnder(join(fixture.server.dataDir, 'timeline'));
-    const refused = await upload(fixture.server.url, fixture.admin.key, `/api/timeline/${taskId}/import-video`, files.text);
+    const refused = await upload(fixture.server, fixture.admin.key, `/api/timeline/${taskId}/import-video`, files.text);
     assert.equal(refused.status, 415);
     assert.equal(refused.body.error.code, 'media_unreadable');
     assert.deepEqual(await filesUnder(join(fixture.server.dataDir, 'timeline')), stored);
@@ -248,7 +249,7 @@ describe('timeline', () => {
   });
 
   test('a key without tts:timeline gets 403', async () => {
-    const narrow = await createKeyWithCli(fixture.server.dataDir, 'no timeline', ['--scopes', 'tts:generate']);
+    const narrow = mintKey(fixture.server, 'no timeline', ['--scopes', 'tts:generate']);
     const response = await get(`/api/timeline/${taskId}`, narrow.key);
     assert.equal(response.status, 403);
     assert.equal(response.body.error.details.required_scope, 'tts:timeline');

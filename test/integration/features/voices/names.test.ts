@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { zipSync } from 'fflate';
 import { encodeWav } from '../../../../src/platform/audio/wav.js';
-import { request, serverWithAdmin } from '../../../helpers/timbre.js';
+import { injectRequest, inProcessWithAdmin } from '../../../helpers/in-process.js';
 import { archiveManifest } from '../../../helpers/zips.js';
 
 const SAMPLE = encodeWav({ samples: Float32Array.from({ length: 16000 }, (_, i) => Math.sin(i / 8) * 0.4), sampleRate: 16000 });
@@ -13,9 +13,11 @@ function archive(id: string, name: string): Buffer {
 }
 
 describe('names people see in lists', () => {
-  const fixture = serverWithAdmin({ keyArgs: ['--rate-limit', 'voices:write=1000', '--rate-limit', 'voices:read=1000', '--rate-limit', 'system:read=1000'] });
+  const fixture = inProcessWithAdmin({
+    keyArgs: ['--rate-limit', 'voices:write=1000', '--rate-limit', 'voices:read=1000', '--rate-limit', 'system:read=1000'],
+  });
   const call = (method: string, path: string, options: { json?: unknown; body?: Buffer; headers?: Record<string, string> }) =>
-    request(fixture.server.url, method, path, { key: fixture.admin.key, ...options });
+    injectRequest(fixture.server, method, path, { key: fixture.admin.key, ...options });
   const refusedField = (response: { status: number; body: any }, field: string) => {
     assert.equal(response.status, 400, JSON.stringify(response.body));
     assert.equal(response.body.error.code, 'invalid_request');

@@ -3,14 +3,14 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parseWav } from '../../../../src/platform/audio/wav.js';
-import { createKeyWithCli, request, serverWithAdmin } from '../../../helpers/timbre.js';
+import { injectRequest, inProcessWithAdmin, mintKey, type InProcessTimbre } from '../../../helpers/in-process.js';
 
 const LIMITS = ['--rate-limit', 'clone:create=100', '--rate-limit', 'voices:read=100', '--rate-limit', 'voices:write=100'];
 const voicePath = (id: string) => `/api/voices/${encodeURIComponent(id)}`;
 
 /** Fetches a route and answers the raw body bytes with the headers. */
-async function fetchBytes(base: string, method: string, path: string, key: string, json?: unknown) {
-  const response = await fetch(new URL(path, base), {
+async function fetchBytes(server: InProcessTimbre, method: string, path: string, key: string, json?: unknown) {
+  const response = await server.fetch(new URL(path, server.url), {
     method,
     headers: { 'x-api-key': key, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
     body: json === undefined ? undefined : JSON.stringify(json),
@@ -19,9 +19,9 @@ async function fetchBytes(base: string, method: string, path: string, key: strin
 }
 
 describe('voice previews over HTTP', () => {
-  const fixture = serverWithAdmin({ keyArgs: LIMITS });
-  const bytes = (method: string, path: string, json?: unknown) => fetchBytes(fixture.server.url, method, path, fixture.admin.key, json);
-  const call = (method: string, path: string, json?: unknown) => request(fixture.server.url, method, path, { key: fixture.admin.key, json });
+  const fixture = inProcessWithAdmin({ keyArgs: LIMITS });
+  const bytes = (method: string, path: string, json?: unknown) => fetchBytes(fixture.server, method, path, fixture.admin.key, json);
+  const call = (method: string, path: string, json?: unknown) => injectRequest(fixture.server, method, path, { key: fixture.admin.key, json });
   const previewFiles = async () => (await readdir(join(fixture.server.dataDir, 'audio'))).filter((name) => name.startsWith('preview_'));
 
   let first: Buffer;
@@ -103,8 +103,8 @@ describe('voice previews over HTTP', () => {
     assert.equal(long.status, 413);
     assert.equal(long.body.error.code, 'text_too_long');
 
-    const reader = await createKeyWithCli(fixture.server.dataDir, 'reader', ['--scopes', 'voices:read']);
-    const refused = await request(fixture.server.url, 'POST', `${voicePath('pico:en-US')}/generate-preview`, { key: reader.key, json: {} });
+    const reader = mintKey(fixture.server, 'reader', ['--scopes', 'voices:read']);
+    const refused = await injectRequest(fixture.server, 'POST', `${voicePath('pico:en-US')}/generate-preview`, { key: reader.key, json: {} });
     assert.equal(refused.status, 403);
   });
 });

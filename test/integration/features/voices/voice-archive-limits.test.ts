@@ -1,3 +1,4 @@
+// Black-box (the service as a process): the service process's memory and stalls are watched, and a chunked upload is cut off on a real socket.
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import http from 'node:http';

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { unzipSync, zipSync } from 'fflate';
 import { encodeWav } from '../../../../src/platform/audio/wav.js';
-import { createKeyWithCli, removeDir, request, serverWithAdmin, startTimbre, type CreatedKey, type RunningTimbre } from '../../../helpers/timbre.js';
+import { injectRequest, inProcessWithAdmin, mintKey, startInProcess, type InProcessTimbre } from '../../../helpers/in-process.js';
+import type { CreatedKey } from '../../../helpers/timbre.js';
 
 const LIMITS = ['--rate-limit', 'voices:read=10000', '--rate-limit', 'voices:write=10000'];
 const CLONE_ID = 'voice_testClone1';
@@ -42,9 +43,9 @@ function cloneArchive(id = CLONE_ID, extra: Record<string, Uint8Array> = {}, sam
 const zipHeaders = { 'content-type': 'application/zip' };
 
 describe('voice library over HTTP', () => {
-  const fixture = serverWithAdmin({ keyArgs: LIMITS });
+  const fixture = inProcessWithAdmin({ keyArgs: LIMITS });
   const call = (method: string, path: string, options: { json?: unknown; body?: Buffer; headers?: Record<string, string> } = {}) =>
-    request(fixture.server.url, method, path, { key: fixture.admin.key, ...options });
+    injectRequest(fixture.server, method, path, { key: fixture.admin.key, ...options });
   const ids = (voices: { id: string }[]) => voices.map((voice) => voice.id);
 
   test('presets of the built-in engines are listed with their license', async () => {
@@ -174,11 +175,11 @@ describe('voice library over HTTP', () => {
   });
 
   test('a read-only key lists and exports but cannot change voices', async () => {
-    const reader = await createKeyWithCli(fixture.server.dataDir, 'reader', ['--scopes', 'voices:read']);
-    assert.equal((await request(fixture.server.url, 'GET', '/api/categories', { key: reader.key })).status, 200);
-    const refused = await request(fixture.server.url, 'POST', '/api/categories', { key: reader.key, json: { name: 'x' } });
+    const reader = mintKey(fixture.server, 'reader', ['--scopes', 'voices:read']);
+    assert.equal((await injectRequest(fixture.server, 'GET', '/api/categories', { key: reader.key })).status, 200);
+    const refused = await injectRequest(fixture.server, 'POST', '/api/categories', { key: reader.key, json: { name: 'x' } });
     assert.equal(refused.body.error.details.required_scope, 'voices:write');
-    const exported = await request(fixture.server.url, 'POST', '/api/voices/export', { key: reader.key, json: { voice_ids: ['pico:en-US'] } });
+    const exported = await injectRequest(fixture.server, 'POST', '/api/voices/export', { key: reader.key, json: { voice_ids: ['pico:en-US'] } });
     assert.equal(exported.body.error.code, 'voice_not_exportable');
   });
 
@@ -210,16 +211,13 @@ describe('voice library over HTTP', () => {
   });
 
   describe('export and import', () => {
-    let fresh: RunningTimbre;
+    let fresh: InProcessTimbre;
     let freshAdmin: CreatedKey;
     before(async () => {
-      fresh = await startTimbre();
-      freshAdmin = await createKeyWithCli(fresh.dataDir, 'admin', LIMITS);
+      fresh = await startInProcess();
+      freshAdmin = mintKey(fresh, 'admin', LIMITS);
     });
-    after(async () => {
-      await fresh.stop();
-      await removeDir(fresh.dataDir);
-    });
+    after(() => fresh.close());
 
     test('a clone round-trips into an empty data directory with its fields and sample bytes', async () => {
       const imported = await call('POST', '/api/voices/import', { body: cloneArchive(), headers: zipHeaders });
@@ -230,7 +228,7 @@ describe('voice library over HTTP', () => {
       assert.ok(ids((await call('GET', '/api/voices?type=clone&language=en-US')).body.voices).includes(CLONE_ID));
 
       // The shared helper decodes bodies as text; fetch keeps the zip's bytes intact.
-      const exported = await fetch(new URL('/api/voices/export', fixture.server.url), {
+      const exported = await fixture.server.fetch(new URL('/api/voices/export', fixture.server.url), {
         method: 'POST',
         headers: { 'x-api-key': fixture.admin.key, 'content-type': 'application/json' },
         body: JSON.stringify({ voice_ids: [CLONE_ID] }),
@@ -239,12 +237,12 @@ describe('voice library over HTTP', () => {
       assert.equal(exported.headers.get('content-type'), 'application/zip');
       const archive = Buffer.from(await exported.arrayBuffer());
 
-      const preview = await request(fresh.url, 'POST', '/api/voices/import/preview', { key: freshAdmin.key, body: archive, headers: zipHeaders });
+      const preview = await injectRequest(fresh, 'POST', '/api/voices/import/preview', { key: freshAdmin.key, body: archive, headers: zipHeaders });
       assert.deepEqual(preview.body, { voices: [{ id: CLONE_ID, name: 'Grandma Clone', type: 'clone', conflict: 'none' }], problems: [] });
-      const into = await request(fresh.url, 'POST', '/api/voices/import', { key: freshAdmin.key, body: archive, headers: zipHeaders });
+      const into = await injectRequest(fresh, 'POST', '/api/voices/import', { key: freshAdmin.key, body: archive, headers: zipHeaders });
       assert.deepEqual(into.body.imported, [CLONE_ID]);
 
-      const copy = (await request(fresh.url, 'GET', voicePath(CLONE_ID), { key: freshAdmin.key })).body;
+      const copy = (await injectRequest(fresh, 'GET', voicePath(CLONE_ID), { key: freshAdmin.key })).body;
       const comparable = ({ created_at, updated_at, samples, ...rest }: Record<string, any>) => ({
         ...rest,
         samples: samples.map(({ id, ...sample }: Record<string, unknown>) => sample),

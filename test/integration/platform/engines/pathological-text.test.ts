@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request, serverWithAdmin } from '../../../helpers/timbre.js';
+import { injectRequest, inProcessWithAdmin } from '../../../helpers/in-process.js';
 
 const PIECE_SECONDS = 2;
 const SENTENCE = 'The quick brown fox jumps over the lazy dog.';
 const LIMITS = ['--rate-limit', 'tts:generate=1000', '--rate-limit', 'system:read=1000', '--rate-limit', 'voices:read=1000'];
 
 describe('texts that made built-in engines spin or crash', { timeout: 300_000 }, () => {
-  const fixture = serverWithAdmin({ args: ['--engine-piece-seconds', String(PIECE_SECONDS)], keyArgs: LIMITS });
+  const fixture = inProcessWithAdmin({ flags: { 'engine-piece-seconds': String(PIECE_SECONDS) }, keyArgs: LIMITS });
   const generate = (voice: string, text: string, language = 'en-US') =>
-    request(fixture.server.url, 'POST', '/api/generate/preset', { key: fixture.admin.key, json: { voice_id: voice, text, language, async: true } }).then(
+    injectRequest(fixture.server, 'POST', '/api/generate/preset', { key: fixture.admin.key, json: { voice_id: voice, text, language, async: true } }).then(
       (accepted) => {
         assert.equal(accepted.status, 202, accepted.text);
         return accepted.body.task_id as string;
@@ -19,7 +19,7 @@ describe('texts that made built-in engines spin or crash', { timeout: 300_000 },
   /** Polls the task until it ends; answers it with the milliseconds from `since`. */
   const finished = async (taskId: string, since: number) => {
     for (;;) {
-      const task = (await request(fixture.server.url, 'GET', `/api/tasks/${taskId}`, { key: fixture.admin.key })).body;
+      const task = (await injectRequest(fixture.server, 'GET', `/api/tasks/${taskId}`, { key: fixture.admin.key })).body;
       if (['completed', 'failed', 'cancelled'].includes(task.status)) return { task, ms: performance.now() - since };
       await sleep(25);
     }
@@ -58,7 +58,7 @@ describe('texts that made built-in engines spin or crash', { timeout: 300_000 },
 
   test('through HTTP: text a voice cannot read is a 422 that names the script, markup Festival crashed on is spoken, 5,000 digits never a 5xx', async () => {
     const say = (voice: string, text: string, language = 'en-US') =>
-      request(fixture.server.url, 'POST', '/api/generate/preset', { key: fixture.admin.key, json: { voice_id: voice, text, language } });
+      injectRequest(fixture.server, 'POST', '/api/generate/preset', { key: fixture.admin.key, json: { voice_id: voice, text, language } });
     // RHVoice answered 500 engine_failed to text without a Latin letter.
     for (const text of ['Ελληνικά', 'こんにちは']) {
       const refused = await say('rhvoice:slt', text);

@@ -1,3 +1,4 @@
+// Black-box (the service as a process): raw bytes on a socket reach the HTTP parser (malformed request lines, oversized headers).
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { describe, test } from 'node:test';

@@ -1,3 +1,4 @@
+// Black-box (the service as a process): sockets and their timeouts.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';

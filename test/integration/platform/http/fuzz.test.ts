@@ -1,3 +1,4 @@
+// Black-box (the service as a process): the fuzzer drives a URL and the service process must still be running afterwards.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fuzz, prepareFuzzTargets, type OpenApiDocument } from '../../../helpers/fuzz.js';

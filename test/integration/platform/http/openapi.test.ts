@@ -1,29 +1,21 @@
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { renderOpenApiDocument } from '../../../../src/app/openapi-document.js';
-import { renderClientTypes } from '../../../../scripts/client-types.js';
-import { request, serverWithAdmin, tempDir, removeDir } from '../../../helpers/timbre.js';
+import { injectRequest, inProcessWithAdmin } from '../../../helpers/in-process.js';
+import { tempDir, removeDir } from '../../../helpers/timbre.js';
 import { REPO_ROOT } from '../../../helpers/paths.js';
 
 const run = promisify(execFile);
 
+// The staleness check of docs/openapi.json lives in test/unit/platform/http/openapi-staleness.test.ts.
 describe('OpenAPI document', () => {
-  const fixture = serverWithAdmin({ keyArgs: [] });
-
-  test('the checked-in docs/openapi.json and the client types are the ones the code generates (run npm run openapi)', async () => {
-    const checkedIn = await readFile(join(REPO_ROOT, 'docs/openapi.json'), 'utf8');
-    const document = await renderOpenApiDocument();
-    assert.equal(checkedIn, document, 'docs/openapi.json is stale: run `npm run openapi`');
-    const types = await readFile(join(REPO_ROOT, 'src/client/schema.d.ts'), 'utf8');
-    assert.equal(types, await renderClientTypes(document), 'src/client/schema.d.ts is stale: run `npm run openapi`');
-  });
+  const fixture = inProcessWithAdmin({ keyArgs: [] });
 
   test('Redocly lint --extends=recommended-strict finds no error in the served document', async () => {
-    const { body } = await request(fixture.server.url, 'GET', '/api/openapi.json', { key: fixture.admin.key });
+    const { body } = await injectRequest(fixture.server, 'GET', '/api/openapi.json', { key: fixture.admin.key });
     const dir = await tempDir();
     try {
       const file = join(dir, 'openapi.json');
@@ -46,7 +38,7 @@ describe('OpenAPI document', () => {
   });
 
   test('GET /api/openapi.json serves OpenAPI 3.1 listing every route with its scope', async () => {
-    const { status, body } = await request(fixture.server.url, 'GET', '/api/openapi.json', { key: fixture.admin.key });
+    const { status, body } = await injectRequest(fixture.server, 'GET', '/api/openapi.json', { key: fixture.admin.key });
     assert.equal(status, 200);
     assert.equal(body.openapi, '3.1.0');
     const operations = Object.entries(body.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>

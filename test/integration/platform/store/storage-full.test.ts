@@ -1,3 +1,4 @@
+// Black-box (the service as a process): a full disk and restarts need the service as a process.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { openSync, closeSync, writeSync, rmSync } from 'node:fs';

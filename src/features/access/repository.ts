@@ -43,8 +43,9 @@ export class ApiKeyRepository {
       .run({ ...record, scopes: JSON.stringify(record.scopes), rateLimits: JSON.stringify(record.rateLimits) });
   }
 
+  // Keys made in the same millisecond list in the order they were made (rowid), not by their random ids.
   list(): ApiKeyRecord[] {
-    const rows = this.db.prepare<[], ApiKeyRow>(`SELECT * FROM api_keys WHERE ${LIVE} ORDER BY created_at, key_id`).all();
+    const rows = this.db.prepare<[], ApiKeyRow>(`SELECT * FROM api_keys WHERE ${LIVE} ORDER BY created_at, api_keys.rowid`).all();
     return rows.map(fromRow);
   }
 
@@ -57,7 +58,7 @@ export class ApiKeyRepository {
            UNION ALL
            SELECT k.key_id FROM api_keys k JOIN line ON k.created_by = line.key_id
          )
-         SELECT api_keys.* FROM api_keys JOIN line USING (key_id) WHERE ${LIVE} ORDER BY created_at, key_id`,
+         SELECT api_keys.* FROM api_keys JOIN line USING (key_id) WHERE ${LIVE} ORDER BY created_at, api_keys.rowid`,
       )
       .all(keyId);
     return rows.map(fromRow);

@@ -85,7 +85,7 @@ async function resumesAfter(stop: (server: RunningTimbre) => Promise<void>): Pro
   }
 }
 
-/** The engine host processes of a service: its children that run the engine worker. */
+/** The engine host processes of a service: its children that run the engine worker (compiled, or from sources). */
 async function engineHostPids(servicePid: number): Promise<number[]> {
   const pids: number[] = [];
   for (const entry of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
@@ -93,7 +93,7 @@ async function engineHostPids(servicePid: number): Promise<number[]> {
     // After "pid (command) ": the state, then the parent's pid.
     const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
     const command = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (parent === servicePid && command.includes('worker.ts')) pids.push(Number(entry));
+    if (parent === servicePid && /engines\/host\/worker\.[jt]s\0/.test(command)) pids.push(Number(entry));
   }
   return pids;
 }

@@ -47,7 +47,7 @@ export class AssetRepository {
 
   /** Newest first. */
   listForOwner(ownerKeyId: string): AssetRecord[] {
-    const rows = this.db.prepare<[string], AssetRow>('SELECT * FROM assets WHERE owner_key_id = ? ORDER BY created_at DESC, id').all(ownerKeyId);
+    const rows = this.db.prepare<[string], AssetRow>('SELECT * FROM assets WHERE owner_key_id = ? ORDER BY created_at DESC, rowid DESC').all(ownerKeyId);
     return rows.map(fromRow);
   }
 

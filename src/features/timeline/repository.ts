@@ -64,6 +64,6 @@ export class TimelineRepository {
   }
 
   listMedia(taskId: string): TimelineMedia[] {
-    return this.db.prepare<[string], MediaRow>('SELECT * FROM timeline_media WHERE task_id = ? ORDER BY created_at, id').all(taskId).map(mediaFromRow);
+    return this.db.prepare<[string], MediaRow>('SELECT * FROM timeline_media WHERE task_id = ? ORDER BY created_at, rowid').all(taskId).map(mediaFromRow);
   }
 }

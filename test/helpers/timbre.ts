@@ -67,6 +67,23 @@ export interface RunningTimbre {
   stop(): Promise<void>;
 }
 
+/** The address a starting `timbre serve` prints once it listens; fails with its stderr if it exits first. */
+export function listeningUrl(child: ChildProcess): Promise<string> {
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
+  return new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    child.stdout?.on('data', (chunk) => {
+      stdout += String(chunk);
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`timbre exited with ${code} before listening:\n${stderr}`)));
+  });
+}
+
 /** Starts the real service on a free port (port 0) and waits for the address it prints. */
 export async function startTimbre(options: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<RunningTimbre> {
   const dataDir = options.dataDir ?? (await tempDir());
@@ -75,19 +92,7 @@ export async function startTimbre(options: { dataDir?: string; env?: Record<stri
     env: { ...process.env, TIMBRE_LOG_LEVEL: 'warn', TIMBRE_CONTRACT_CHECK: 'true', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += String(chunk);
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += String(chunk);
-      const match = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`timbre exited with ${code} before listening:\n${stderr}`)));
-  });
+  const url = await listeningUrl(child);
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { removeDir, request, tempDir } from '../../helpers/timbre.js';
+import { listeningUrl, removeDir, request, tempDir } from '../../helpers/timbre.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -22,8 +22,9 @@ describe('the npm package: npm pack, npm install -g, timbre serve', () => {
     dir = await tempDir('timbre-package-');
     prefix = join(dir, 'prefix');
     ({ version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string });
-    // prepack builds dist/ and the studio, so the tarball holds what the checkout would run.
-    await run('npm', ['pack', '--pack-destination', dir], { cwd: ROOT });
+    // Packs the dist/ and studio that `npm test` and set-up built. Not through prepack's rebuild: it
+    // empties dist/ under the black-box tests that run the compiled service beside this one.
+    await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT });
     const tarball = join(dir, `timbre-${version}.tgz`);
     // From the npm cache where it can; better-sqlite3 compiles here, koffi and sherpa-onnx ship theirs.
     await run('npm', ['install', '-g', '--prefix', prefix, tarball, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir });
@@ -49,19 +50,11 @@ describe('the npm package: npm pack, npm install -g, timbre serve', () => {
     const created = await run(timbre(), ['keys', 'create', '--name', 'package test', '--scopes', 'system:read', '--data-dir', dataDir, '--json']);
     const { key } = JSON.parse(created.stdout) as { key: string };
     const child = spawn(timbre(), ['serve', '--port', '0', '--data-dir', dataDir], {
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, TIMBRE_LOG_LEVEL: 'warn' },
     });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let stdout = '';
-        child.stdout.on('data', (chunk) => {
-          stdout += String(chunk);
-          const match = /listening on (http:\/\/\S+)/.exec(stdout);
-          if (match?.[1]) resolve(match[1]);
-        });
-        child.once('exit', (code) => reject(new Error(`timbre serve exited with ${code}`)));
-      });
+      const url = await listeningUrl(child);
       const info = await request(url, 'GET', '/api/system/info', { key, headers: { host: '127.0.0.1' } });
       assert.equal(info.status, 200, info.text);
       assert.equal(info.body.versions.timbre, version);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -26,8 +26,13 @@ describe('the npm package: npm pack, npm install -g, timbre serve', () => {
     // empties dist/ under the black-box tests that run the compiled service beside this one.
     await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT });
     const tarball = join(dir, `timbre-${version}.tgz`);
-    // From the npm cache where it can; better-sqlite3 compiles here, koffi and sherpa-onnx ship theirs.
-    await run('npm', ['install', '-g', '--prefix', prefix, tarball, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir });
+    // From the npm cache where it can. koffi and sherpa-onnx ship their binaries; better-sqlite3's
+    // install looks for a prebuilt one before compiling, and the one set-up built is that binary.
+    const prebuilds = await betterSqlitePrebuild(dir);
+    await run('npm', ['install', '-g', '--prefix', prefix, tarball, '--prefer-offline', '--no-audit', '--no-fund'], {
+      cwd: dir,
+      env: { ...process.env, npm_config_better_sqlite3_local_prebuilds: prebuilds },
+    });
     installed = join(prefix, 'lib', 'node_modules', 'timbre');
   });
   after(async () => {
@@ -69,3 +74,18 @@ describe('the npm package: npm pack, npm install -g, timbre serve', () => {
     assert.equal(stdout.trim(), `file://${installed}/dist/client/index.js function`);
   });
 });
+
+/**
+ * The better-sqlite3 binary this checkout's set-up built, packed the way prebuild-install names a
+ * download (package, version, Node ABI, platform, architecture): installing the package then takes
+ * seconds instead of compiling SQLite again, which is not what this test is about.
+ */
+async function betterSqlitePrebuild(dir: string): Promise<string> {
+  const module = join(ROOT, 'node_modules', 'better-sqlite3');
+  const { version } = JSON.parse(await readFile(join(module, 'package.json'), 'utf8')) as { version: string };
+  const prebuilds = join(dir, 'prebuilds');
+  await mkdir(prebuilds);
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  await run('tar', ['-czf', join(prebuilds, name), '-C', module, 'build/Release/better_sqlite3.node']);
+  return prebuilds;
+}

@@ -3,9 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { analyseVoice } from '../../../../src/platform/audio/analyse/index.js';
 import { decodeToPcm } from '../../../../src/platform/audio/decode.js';
-import type { Pcm } from '../../../../src/platform/audio/pcm.js';
 import { encodeWav } from '../../../../src/platform/audio/wav.js';
 import { acousticPrint, acousticSimilarity } from '../../../../src/platform/engines/voiceprint.js';
 import type { VoicePrint } from '../../../../src/platform/engines/types.js';
@@ -14,6 +12,7 @@ import { heardByPocketSphinx, heldOutWordErrorRate, praatMedianPitch } from '../
 import { INTELLIGIBILITY_MARGIN } from '../../../../src/features/cloning/intelligibility.js';
 import { postMultipart, request, serverWithAdmin, startTimbre, createKeyWithCli, removeDir, type RunningTimbre } from '../../../helpers/timbre.js';
 import { openEventSocket } from '../../../helpers/event-socket.js';
+import { assertIntelligibilityReported, runningJob, speakWith } from '../../../helpers/cloning.js';
 
 /**
  * Voice cloning with the built-in method from real human speech (JFK, male; LJ Speech, female):
@@ -31,7 +30,6 @@ const LIMITS = [
   'system:read=1000',
   'ws:connect=1000',
 ].flatMap((pair) => ['--rate-limit', pair]);
-const NEW_TEXT = 'Yesterday we walked to the market and bought fresh bread, apples and a bottle of milk for the children.';
 
 interface Target {
   file: string;
@@ -57,27 +55,6 @@ function assertFitBeatsBaseline(made: { similarity: number; baseline_similarity:
   const { fit_measure, fit_similarity, baseline_fit_similarity } = made.voice.settings;
   assert.equal(fit_measure, 'acoustic-voiceprint');
   assert.ok(fit_similarity > baseline_fit_similarity, `fit similarity ${fit_similarity} vs the nearest preset's ${baseline_fit_similarity}`);
-}
-
-/**
- * What a clone or design reports of its words: word accuracy for it and its base voice, the
- * recognizer, and a low_intelligibility warning exactly when it lost more than the margin allows.
- */
-function assertIntelligibilityReported(made: {
-  intelligibility: number;
-  baseline_intelligibility: number;
-  intelligibility_measure: string;
-  warnings: { code: string }[];
-}) {
-  assert.ok(made.intelligibility >= 0 && made.intelligibility <= 1, `intelligibility ${made.intelligibility}`);
-  assert.ok(made.baseline_intelligibility >= 0 && made.baseline_intelligibility <= 1, `baseline ${made.baseline_intelligibility}`);
-  assert.match(made.intelligibility_measure, /^pocketsphinx /);
-  const lost = made.baseline_intelligibility - made.intelligibility > INTELLIGIBILITY_MARGIN + 1e-3;
-  assert.equal(
-    made.warnings.some((warning) => warning.code === 'low_intelligibility'),
-    lost,
-    `intelligibility ${made.intelligibility} against ${made.baseline_intelligibility}: ${JSON.stringify(made.warnings)}`,
-  );
 }
 
 /** A program's standard output for the given standard input. */
@@ -115,26 +92,7 @@ describe('voice cloning and design over HTTP', () => {
     lj = await target('LJ001-0001.wav');
   });
 
-  /** Speaks NEW_TEXT with a clone and says how it measures. */
-  async function speak(voiceId: string, route = '/api/generate/clone', text = NEW_TEXT): Promise<{ pcm: Pcm; audio: Buffer }> {
-    const response = await fetch(new URL(route, fixture.server.url), {
-      method: 'POST',
-      headers: { 'x-api-key': fixture.admin.key, 'content-type': 'application/json' },
-      body: JSON.stringify({ voice_id: voiceId, text, language: 'en' }),
-    });
-    assert.equal(response.status, 200);
-    const audio = Buffer.from(await response.arrayBuffer());
-    return { audio, pcm: await decodeToPcm(audio, 16000) };
-  }
-
-  /** Waits until a job of this kind runs. */
-  async function runningJob(kind: string): Promise<{ job_id: string }> {
-    for (;;) {
-      const running = (await call('GET', '/api/queue/status')).body.running.find((job: { kind: string }) => job.kind === kind);
-      if (running) return running;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  const speak = (voiceId: string, route?: string, text?: string) => speakWith(fixture, voiceId, route, text);
 
   test('a clone from JFK (one uploaded sample) is made with the built-in method, fitted nearer than its baseline, its words and similarity reported', async () => {
     const socket = openEventSocket(fixture.server.url, { key: fixture.admin.key });
@@ -371,7 +329,7 @@ describe('voice cloning and design over HTTP', () => {
   test('cancelling a running clone ends it as cancelled, and no voice appears', async () => {
     const before = await clones();
     const pending = multipart('/api/clone/create', [{ name: 'lj.wav', bytes: lj.bytes }], { name: 'cancelled' });
-    const running = await runningJob('clone');
+    const running = await runningJob(fixture, 'clone');
     const cancelled = await call('POST', '/api/clone/cancel', {});
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
     assert.deepEqual(
@@ -386,66 +344,6 @@ describe('voice cloning and design over HTTP', () => {
     const again = await call('POST', '/api/clone/cancel', {});
     assert.equal(again.status, 404);
     assert.equal(again.body.error.code, 'no_active_clone');
-  });
-
-  test('designs follow their descriptions: deep and slow against bright and fast', async () => {
-    const deep = await call('POST', '/api/design/create', { name: 'Deep', description: 'a calm, deep male voice, slow' });
-    const bright = await call('POST', '/api/design/create', { name: 'Bright', description: 'a bright young female voice, fast' });
-    for (const made of [deep, bright]) {
-      assert.equal(made.status, 201, JSON.stringify(made.body));
-      assertIntelligibilityReported(made.body);
-    }
-    assert.deepEqual(deep.body.understood.map((word: { attribute: string }) => word.attribute).sort(), ['energy', 'gender', 'pace', 'pitch']);
-    assert.deepEqual(deep.body.ignored_words, []);
-    assert.equal(deep.body.voice.type, 'design');
-    assert.equal(deep.body.voice.gender, 'male');
-    assert.equal(bright.body.voice.gender, 'female');
-    const low = await analyseVoice((await speak(deep.body.voice_id, '/api/generate/design')).pcm);
-    const high = await analyseVoice((await speak(bright.body.voice_id, '/api/generate/design')).pcm);
-    assert.ok(low.pitch.medianHz < high.pitch.medianHz * 0.75, `deep ${low.pitch.medianHz.toFixed(0)} Hz, bright ${high.pitch.medianHz.toFixed(0)} Hz`);
-    // The same words: a slower voice takes longer to say them.
-    assert.ok(low.durationSeconds > high.durationSeconds * 1.1, `slow ${low.durationSeconds.toFixed(2)} s, fast ${high.durationSeconds.toFixed(2)} s`);
-    assert.ok(
-      low.rate.articulationRate < high.rate.articulationRate,
-      `rates ${low.rate.articulationRate.toFixed(2)} and ${high.rate.articulationRate.toFixed(2)}`,
-    );
-  });
-
-  test('the same description gives the same voice; a seed may vary it and is recorded; unknown words are reported', async () => {
-    const description = 'a calm, deep male voice, slow, xylophonic';
-    const first = await call('POST', '/api/design/create', { name: 'One', description });
-    const second = await call('POST', '/api/design/create', { name: 'Two', description });
-    assert.deepEqual(first.body.ignored_words, ['xylophonic']);
-    assert.equal(second.body.voice.engine, first.body.voice.engine);
-    assert.deepEqual(second.body.voice.settings.parameters, first.body.voice.settings.parameters);
-    assert.deepEqual(second.body.voice.settings.design, first.body.voice.settings.design);
-    const seeded = await call('POST', '/api/design/create', { name: 'Seeded', description, seed: 7 });
-    assert.equal(seeded.status, 201);
-    assert.equal(seeded.body.voice.settings.design.seed, 7);
-  });
-
-  test('cancelling a queued or a running design ends it as cancelled, and no design appears', async () => {
-    const designs = async () => (await call('GET', '/api/voices?type=design&limit=500')).body.voices.length;
-    const before = await designs();
-    // A clone runs first, so the design is still waiting when it is cancelled.
-    const clone = await multipart('/api/clone/create', [{ name: 'jfk.wav', bytes: jfk.bytes }], { name: 'blocker', async: 'true' });
-    assert.equal(clone.status, 202);
-    const design = await call('POST', '/api/design/create', { name: 'Never', description: 'an old woman', async: true });
-    assert.equal(design.status, 202);
-    const cancelled = await call('POST', '/api/design/cancel', { job_id: design.body.job_id });
-    assert.equal(cancelled.status, 200);
-    assert.deepEqual(cancelled.body.cancelled, [{ job_id: design.body.job_id, task_id: null, kind: 'design', state: 'cancelled' }]);
-    assert.equal((await call('POST', '/api/clone/cancel', { job_id: clone.body.job_id })).status, 200);
-
-    const pending = call('POST', '/api/design/create', { name: 'Stopped', description: 'a young man, fast' });
-    await runningJob('design');
-    const stopped = await call('POST', '/api/design/cancel', {});
-    assert.equal(stopped.status, 200, stopped.text);
-    assert.equal(stopped.body.cancelled[0].state, 'cancelled', 'answered once the running design has stopped');
-    const answer = await pending;
-    assert.equal(answer.status, 409);
-    assert.equal(answer.body.error.code, 'cancelled');
-    assert.equal(await designs(), before);
   });
 });
 

@@ -110,7 +110,17 @@ function voiceServices({ config, db, engines, queue, audio, voiceFiles, kept }: 
   return {
     voices,
     previews: new PreviewService({ engines, voiceFiles, queue, audio, voices: voiceRepository, findVoice, maxAudioSeconds: config.maxAudioSeconds }),
-    cloning: new CloneService({ engines, queue, voices: voiceRepository, voiceFiles, modelsDir: config.modelsDir, dataDir: config.dataDir, presets, limits }),
+    cloning: new CloneService({
+      engines,
+      queue,
+      voices: voiceRepository,
+      voiceFiles,
+      modelsDir: config.modelsDir,
+      dataDir: config.dataDir,
+      presets,
+      limits,
+      baseEngines: config.cloneBaseEngines,
+    }),
     design: new DesignService({ engines, queue, voices: voiceRepository, voiceFiles, modelsDir: config.modelsDir, presets }),
   };
 }

@@ -9,6 +9,17 @@ export const list: Parser<string[]> = (raw) =>
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+/** A comma-separated list of at least one of the given names. */
+export const listOf =
+  (choices: readonly string[]): Parser<string[]> =>
+  (raw, name) => {
+    const items = list(raw, name);
+    const unknown = items.filter((item) => !choices.includes(item));
+    if (items.length === 0 || unknown.length > 0) {
+      throw new ConfigError(`${name} must list some of ${choices.join(', ')}, got "${raw}"`);
+    }
+    return [...new Set(items)];
+  };
 export const boolean: Parser<boolean> = (raw, name) => {
   if (/^(1|true|yes)$/i.test(raw)) return true;
   if (/^(0|false|no)$/i.test(raw)) return false;

@@ -1,5 +1,6 @@
-import { boolean, integer, list, text, type Parser } from './config-parsers.js';
+import { boolean, integer, list, listOf, text, type Parser } from './config-parsers.js';
 import type { Config } from './config-types.js';
+import { BUILTIN_SYNTHESIZER_IDS } from './engines/builtin-synthesizers.js';
 
 interface Setting<K extends keyof Config> {
   key: K;
@@ -173,6 +174,13 @@ export const SETTINGS = [
     parse: integer(3, 3600),
   },
   { key: 'cloneMaxSamples', env: 'TIMBRE_CLONE_MAX_SAMPLES', flag: 'clone-max-samples', description: 'Samples or clips per clone', parse: integer(1, 100) },
+  {
+    key: 'cloneBaseEngines',
+    env: 'TIMBRE_CLONE_BASE_ENGINES',
+    flag: 'clone-base-engines',
+    description: 'Built-in engines whose presets a built-in clone starts from, comma-separated',
+    parse: listOf(BUILTIN_SYNTHESIZER_IDS),
+  },
   {
     key: 'transcriptionWindowSeconds',
     env: 'TIMBRE_TRANSCRIPTION_WINDOW_SECONDS',

@@ -75,6 +75,11 @@ export interface Config {
   cloneMinSpeechSeconds: number;
   cloneMaxSampleSeconds: number;
   cloneMaxSamples: number;
+  /**
+   * The built-in engines whose presets the built-in clone method (timbre_match) compares and fits:
+   * each one compared costs a rendering and a hearing of the probe sentences on the first clone.
+   */
+  cloneBaseEngines: string[];
   /** Transcription decodes and recognizes long audio this many seconds at a time (memory stays flat). */
   transcriptionWindowSeconds: number;
   /** Development aid: check every response against the served OpenAPI document and record each mismatch. */

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Config } from './config-types.js';
 import { SETTINGS } from './config-settings.js';
+import { BUILTIN_SYNTHESIZER_IDS } from './engines/builtin-synthesizers.js';
 
 export type { Config } from './config-types.js';
 export { SETTINGS } from './config-settings.js';
@@ -71,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     cloneMinSpeechSeconds: 3,
     cloneMaxSampleSeconds: 30,
     cloneMaxSamples: 10,
+    cloneBaseEngines: [...BUILTIN_SYNTHESIZER_IDS],
     transcriptionWindowSeconds: 120,
     contractCheck: false,
   };

@@ -1,7 +1,6 @@
 import type { Pcm } from '../../platform/audio/pcm.js';
 import { encodeWav } from '../../platform/audio/wav.js';
 import type { VoiceConversion } from '../../platform/audio/voice-conversion.js';
-import { BUILTIN_ENGINES } from '../../platform/engines/registry.js';
 import { POCKET_VOICE_ID } from '../../platform/engines/sherpa/pocket-tts.js';
 import { ZIPVOICE_VOICE_ID } from '../../platform/engines/sherpa/zipvoice.js';
 import { ApiError } from '../../platform/errors.js';
@@ -20,7 +19,6 @@ import { roundTo } from '../../platform/util/round.js';
 export const CLONE_METHODS = ['zero_shot', 'voice_search', 'timbre_match'] as const;
 export type CloneMethod = (typeof CLONE_METHODS)[number];
 
-const BUILTIN_SYNTHESIZERS = new Set(BUILTIN_ENGINES.filter((engine) => engine.kind === 'synthesizer').map((engine) => engine.id));
 const ZERO_SHOT_ENGINES: readonly (ZeroShotEngine & { languages: string[]; name: string })[] = [
   { engine: 'pocket-tts', engineVoice: POCKET_VOICE_ID, needsTranscript: false, languages: ['en'], name: 'Pocket TTS' },
   { engine: 'zipvoice', engineVoice: ZIPVOICE_VOICE_ID, needsTranscript: true, languages: ['en', 'zh'], name: 'ZipVoice' },
@@ -35,10 +33,12 @@ export interface MethodOptions {
   missing: Partial<Record<CloneMethod, string>>;
 }
 
+/** `baseEngines`: the built-in engines whose presets timbre_match may start from (a setting). */
 export async function methodOptions(
   language: string,
   presets: readonly SpeakingVoice[],
   installed: (engine: string) => Promise<boolean>,
+  baseEngines: readonly string[],
 ): Promise<MethodOptions> {
   const missing: MethodOptions['missing'] = {};
   let zeroShot: ZeroShotEngine | undefined;
@@ -53,8 +53,8 @@ export async function methodOptions(
   const usable = presets.filter((voice) => voice.available && speaksLanguage(voice, language));
   const kokoroVoices = usable.filter((voice) => voice.engine === 'kokoro');
   if (kokoroVoices.length === 0) missing.voice_search = (await installed('kokoro')) ? `Kokoro has no voice for ${language}` : 'needs Kokoro installed';
-  const builtinVoices = usable.filter((voice) => BUILTIN_SYNTHESIZERS.has(voice.engine));
-  if (builtinVoices.length === 0) missing.timbre_match = `no built-in voice speaks ${language}`;
+  const builtinVoices = usable.filter((voice) => baseEngines.includes(voice.engine));
+  if (builtinVoices.length === 0) missing.timbre_match = `no voice of the built-in engines clones start from (${baseEngines.join(', ')}) speaks ${language}`;
   return { zeroShot, kokoroVoices, builtinVoices, missing };
 }
 

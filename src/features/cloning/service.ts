@@ -44,6 +44,8 @@ export interface CloneDeps {
   dataDir: string;
   presets(): Promise<SpeakingVoice[]>;
   limits: IntakeLimits;
+  /** The built-in engines whose presets the built-in method starts from. */
+  baseEngines: readonly string[];
 }
 
 /**
@@ -120,7 +122,12 @@ export class CloneService {
       context.progress(0.2, 'analysing the voice');
       const warnings = [...samples.flatMap((sample) => sample.warnings), ...(await checkSingleSpeaker(samples, speakers))];
       const target = await buildTarget(samples, request.language, { measure, report });
-      const options = await methodOptions(request.language, await this.deps.presets(), (engine) => engineAvailable(this.deps.modelsDir, engine));
+      const options = await methodOptions(
+        request.language,
+        await this.deps.presets(),
+        (engine) => engineAvailable(this.deps.modelsDir, engine),
+        this.deps.baseEngines,
+      );
       const { method, reason } = chooseMethod(options, request.method, request.language);
       const tools = {
         engines: this.deps.engines,

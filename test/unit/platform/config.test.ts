@@ -31,3 +31,10 @@ test('a malformed number names the setting it came from', () => {
   );
   assert.throws(() => loadConfig({}, { port: '70000' }), /--port must be an integer from 0 to 65535/);
 });
+
+test('clones start from every built-in engine unless the setting names some of them', () => {
+  assert.deepEqual(loadConfig({}).cloneBaseEngines, ['pico', 'espeak', 'festival', 'flite', 'openjtalk', 'rhvoice']);
+  assert.deepEqual(loadConfig({ TIMBRE_CLONE_BASE_ENGINES: 'rhvoice, flite,rhvoice' }).cloneBaseEngines, ['rhvoice', 'flite']);
+  assert.throws(() => loadConfig({ TIMBRE_CLONE_BASE_ENGINES: 'rhvoice,kokoro' }), /TIMBRE_CLONE_BASE_ENGINES must list some of pico, espeak/);
+  assert.throws(() => loadConfig({}, { 'clone-base-engines': ' , ' }), /--clone-base-engines must list some of/);
+});

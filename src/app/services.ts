@@ -157,7 +157,13 @@ function mediaServices({ config, db, engines, queue, audio, log }: Platform, chu
   return {
     assets,
     downloads,
-    transcription: new TranscriptionService({ engines, queue, modelsDir: config.modelsDir, windowSeconds: config.transcriptionWindowSeconds }),
+    transcription: new TranscriptionService({
+      engines,
+      queue,
+      modelsDir: config.modelsDir,
+      windowSeconds: config.transcriptionWindowSeconds,
+      cachedTranscripts: config.cachedTranscripts,
+    }),
     timeline,
     renderer: new TimelineRenderer({ queue, tasks, taskService, timeline, audio }),
   };

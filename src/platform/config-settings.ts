@@ -188,4 +188,11 @@ export const SETTINGS = [
     description: 'Audio decoded and recognized at a time',
     parse: integer(10, 3600),
   },
+  {
+    key: 'cachedTranscripts',
+    env: 'TIMBRE_CACHED_TRANSCRIPTS',
+    flag: 'cached-transcripts',
+    description: 'Transcripts kept for recordings asked for again',
+    parse: integer(0, 10_000),
+  },
 ] as const satisfies readonly Setting<keyof Config>[];

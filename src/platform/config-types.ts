@@ -82,6 +82,8 @@ export interface Config {
   cloneBaseEngines: string[];
   /** Transcription decodes and recognizes long audio this many seconds at a time (memory stays flat). */
   transcriptionWindowSeconds: number;
+  /** Transcripts kept in memory, so a recording asked for again (another format) is not recognized again; 0 keeps none. */
+  cachedTranscripts: number;
   /** Development aid: check every response against the served OpenAPI document and record each mismatch. */
   contractCheck: boolean;
 }

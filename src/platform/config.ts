@@ -74,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     cloneMaxSamples: 10,
     cloneBaseEngines: [...BUILTIN_SYNTHESIZER_IDS],
     transcriptionWindowSeconds: 120,
+    cachedTranscripts: 32,
     contractCheck: false,
   };
   for (const setting of SETTINGS) {

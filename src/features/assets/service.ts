@@ -1,8 +1,5 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { probeAudio, type AudioInfo } from '../../platform/audio/probe.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Log } from '../../platform/log.js';
@@ -10,6 +7,7 @@ import { bestEffort } from '../../platform/storage-full.js';
 import { moveFile, resolveInside } from '../../platform/util/files.js';
 import type { AssetOrigin, AssetRecord, AssetRepository } from './repository.js';
 import { newId } from '../../platform/util/ids.js';
+import { sha256File } from '../../platform/util/sha256-file.js';
 
 /** Asset files live under `<data dir>/assets/`, named `<id>.<format>`. */
 const ASSETS_DIR = 'assets';
@@ -86,7 +84,7 @@ export class AssetService {
   ): Promise<AssetRecord> {
     try {
       const info = await probeAudio(tempPath);
-      const [sha256, { size }] = await Promise.all([sha256Of(tempPath), stat(tempPath)]);
+      const [sha256, { size }] = await Promise.all([sha256File(tempPath), stat(tempPath)]);
       const id = newId('asset', 12);
       const format = shortFormat(info, meta.originalName);
       const path = join(ASSETS_DIR, `${id}.${format}`);
@@ -188,10 +186,4 @@ export class AssetService {
       if (modified < cutoff) await rm(path, { force: true });
     }
   }
-}
-
-async function sha256Of(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(path), hash);
-  return hash.digest('hex');
 }

@@ -11,6 +11,7 @@ import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { JobRunContext } from '../../platform/jobs/types.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
 import { planWindow } from './windows.js';
+import { TranscriptCache, type HeardRecording } from './transcript-cache.js';
 
 /** Best first: the neural recognizers when installed, else the built-in one. */
 const RECOGNIZERS = ['whisper', 'moonshine', 'pocketsphinx'];
@@ -47,8 +48,14 @@ export const TRANSCRIPTION_JOB = jobKind('transcription', TranscriptionRequestSc
  * skipped (see planWindow).
  */
 export class TranscriptionService {
-  /** Long audio is decoded and recognized one window of this many seconds at a time, so memory stays flat. */
-  constructor(private readonly deps: { engines: EngineClient; queue: JobQueue; modelsDir: string; windowSeconds: number }) {
+  private readonly cache: TranscriptCache;
+
+  /**
+   * Long audio is decoded and recognized one window of `windowSeconds` at a time, so memory stays
+   * flat; the last `cachedTranscripts` transcripts are kept (TranscriptCache).
+   */
+  constructor(private readonly deps: { engines: EngineClient; queue: JobQueue; modelsDir: string; windowSeconds: number; cachedTranscripts: number }) {
+    this.cache = new TranscriptCache(deps.cachedTranscripts);
     deps.queue.register(TRANSCRIPTION_JOB, (payload, context) => this.run(payload, context));
   }
 
@@ -62,6 +69,20 @@ export class TranscriptionService {
   private async run(request: TranscriptionRequest, context: JobRunContext): Promise<TranscriptionResult> {
     const recognizer = await this.chooseRecognizer(request.language, request.recognizer);
     const vad = await this.available('silero-vad');
+    const key = { path: request.path, recognizer: recognizer.engine, language: request.language, vad, windowSeconds: this.deps.windowSeconds };
+    const { language, segments } = await this.cache.heard(key, context.signal, () => this.hear(request, recognizer, vad, context));
+    const shaped = segments.filter((segment) => segment.text.trim()).map((segment) => (request.timestamps === 'word' ? segment : { ...segment, words: [] }));
+    return {
+      text: shaped.map((segment) => segment.text.trim()).join(' '),
+      language,
+      duration: request.duration,
+      recognizer: recognizer.engine,
+      segments: request.timestamps === 'none' ? [] : shaped,
+    };
+  }
+
+  /** Recognizes the recording window by window (see planWindow). */
+  private async hear(request: TranscriptionRequest, recognizer: EngineCapabilities, vad: boolean, context: JobRunContext): Promise<HeardRecording> {
     const segments: TranscriptSegment[] = [];
     let language = request.language ?? recognizer.languages[0] ?? 'und';
     for (let start = 0; start < request.duration;) {
@@ -80,14 +101,7 @@ export class TranscriptionService {
       start += plan.advance;
       context.progress(Math.min(1, start / request.duration), 'recognizing');
     }
-    const shaped = segments.filter((segment) => segment.text.trim()).map((segment) => (request.timestamps === 'word' ? segment : { ...segment, words: [] }));
-    return {
-      text: shaped.map((segment) => segment.text.trim()).join(' '),
-      language,
-      duration: request.duration,
-      recognizer: recognizer.engine,
-      segments: request.timestamps === 'none' ? [] : shaped,
-    };
+    return { language, segments };
   }
 
   /** The recognizers that can run here, best first (engine ids). */

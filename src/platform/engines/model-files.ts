@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ProtoError, readOnnxInfo, type OnnxInfo } from './onnx-proto.js';
 import { EngineError } from '../errors.js';
+import { sha256File } from '../util/sha256-file.js';
 
 /**
  * Checks model files before sherpa-onnx sees them. Many bad files do not make sherpa throw: they
@@ -34,15 +33,9 @@ export async function checkFile(file: string, expect: FileExpectation = {}): Pro
   if (expect.size !== undefined && info.size !== expect.size) throw modelInvalid(file, `size is ${info.size} bytes, expected ${expect.size}`);
   if (info.size < (expect.minSize ?? 1)) throw modelInvalid(file, `size is ${info.size} bytes, expected at least ${expect.minSize ?? 1}`);
   if (expect.sha256 !== undefined) {
-    const digest = await sha256Of(file);
+    const digest = await sha256File(file);
     if (digest !== expect.sha256.toLowerCase()) throw modelInvalid(file, `sha256 is ${digest}, expected ${expect.sha256}`);
   }
-}
-
-async function sha256Of(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 /** A present, well-formed ONNX file that carries the given metadata keys. */

@@ -1,19 +1,12 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CatalogFile } from './catalog.js';
+import { sha256File } from '../util/sha256-file.js';
 
 /** Why one model file does not count: `problem` completes a sentence starting with its path. */
 export interface FileProblem {
   path: string;
   problem: string;
-}
-
-export async function sha256File(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { TranscriptionService } from '../../../../src/features/transcription/index.js';
@@ -31,7 +31,7 @@ describe('the transcription service (PocketSphinx installed, no voice activity d
     queue = new JobQueue({ jobs: new JobRepository(db, kept), events: new EventBus(log), concurrency: 1, maxQueued: 10 });
     engines = new FakeEngines(0.5, 'four words were heard');
     // An empty models folder: the built-in recognizer is there, the Silero detector is not.
-    transcription = new TranscriptionService({ engines, queue, modelsDir: join(dir, 'models'), windowSeconds: 120 });
+    transcription = new TranscriptionService({ engines, queue, modelsDir: join(dir, 'models'), windowSeconds: 120, cachedTranscripts: 4 });
     path = join(dir, 'speech.wav');
     await writeFile(path, encodeWav({ samples: Float32Array.from({ length: 32000 }, (_, n) => 0.2 * Math.sin(n / 7)), sampleRate: 16000 }));
   });
@@ -62,6 +62,25 @@ describe('the transcription service (PocketSphinx installed, no voice activity d
     assert.deepEqual(segments.segments[0]?.words, []);
     const none = await transcription.transcribe({ path, duration: 2, timestamps: 'none' }, 'key_a');
     assert.deepEqual([none.text, none.segments], ['four words were heard', []]);
+  });
+
+  test('the same recording asked for again is answered from the last transcripts; other bytes or another language are heard anew', async () => {
+    const recognitions = () => engines.calls.filter(({ call }) => call.method === 'recognize').length;
+    const copy = join(dir, 'copy of speech.wav');
+    await writeFile(copy, await readFile(path));
+    await transcription.transcribe({ path, duration: 2, timestamps: 'word' }, 'key_a');
+    const heard = recognitions();
+    const again = await transcription.transcribe({ path: copy, duration: 2, timestamps: 'word' }, 'key_b');
+    assert.equal(recognitions(), heard, 'the same bytes under another name are not heard again');
+    assert.deepEqual(
+      again.segments[0]?.words.map((word) => word.word),
+      ['four', 'words', 'were', 'heard'],
+    );
+    await transcription.transcribe({ path, duration: 2, language: 'en', timestamps: 'word' }, 'key_a');
+    assert.equal(recognitions(), heard + 1, 'a stated language is another hearing');
+    await writeFile(copy, encodeWav({ samples: new Float32Array(16000), sampleRate: 16000 }));
+    await transcription.transcribe({ path: copy, duration: 1, timestamps: 'word' }, 'key_b');
+    assert.equal(recognitions(), heard + 2, 'changed bytes are heard');
   });
 
   test('a language no installed recognizer handles is refused, naming the ones there are', async () => {

@@ -10,8 +10,32 @@ import { join } from 'node:path';
 const CONCURRENCY = 3;
 const TIMED = /\/(connections|voice-archive-limits|pathological-text|pathological-text-engines|rate-limits|websocket-limits|warm-engines|bad-input)\.test\.ts$/;
 
+/**
+ * The longest files (minutes each in CI), started first so none of them is left running alone at
+ * the end while the other slots idle. Longest first, from clean-ci's durations.
+ */
+const LONGEST = [
+  'test/integration/features/cloning/cloning.test.ts',
+  'test/integration/features/cloning/design.test.ts',
+  'test/integration/features/transcription/transcribe-vad.test.ts',
+  'test/integration/features/long-form/long-form-resume.test.ts',
+  'test/browser/clone.test.ts',
+  'test/integration/platform/store/storage-full.test.ts',
+  'test/integration/cli/cli.test.ts',
+  'test/integration/platform/models/official-archives.test.ts',
+  'test/browser/voices.test.ts',
+  'test/browser/transcribe.test.ts',
+  'test/browser/design.test.ts',
+  'test/integration/features/cloning/clone-neural.test.ts',
+];
+
 const requested = process.argv.slice(2);
-const files = requested.length > 0 ? requested : testFiles('test');
+const files = requested.length > 0 ? requested : longestFirst(testFiles('test'));
+
+function longestFirst(all) {
+  const rank = (file) => (LONGEST.includes(file) ? LONGEST.indexOf(file) : LONGEST.length);
+  return [...all].sort((a, b) => rank(a) - rank(b));
+}
 
 function testFiles(dir) {
   return readdirSync(dir, { recursive: true })

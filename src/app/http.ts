@@ -31,6 +31,7 @@ import { taskRoutes } from '../features/tasks/index.js';
 import { SHARED_SCHEMAS } from './shared-schemas.js';
 import { websocketRoutes } from '../features/events/index.js';
 import { installOpenAiErrors, OpenAiErrorEnvelopeSchema, openAiRoutes } from '../features/openai/index.js';
+import { lazySerializers } from '../platform/http/lazy-serializers.js';
 
 /** Where Timbre is installed: no error a client reads may name it (nor the data or models folder). */
 const INSTALL_DIR = fileURLToPath(new URL('../../', import.meta.url));
@@ -67,6 +68,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       serializers: { req: (request) => ({ method: request.method, url: redactUrl(request.url) }) },
     },
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array' } },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
     return503OnClosing: true,
     frameworkErrors: frameworkErrors(allowedHostSet([...config.allowedHosts, config.host])),
     clientErrorHandler,

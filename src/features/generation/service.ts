@@ -127,7 +127,7 @@ export class GenerationService {
     const started = performance.now();
     checkTextLength(input.text, this.deps.maxTextChars);
     const voice = await this.usableVoice(type, input);
-    const language = speakingLanguage(voice, input.text, input.language);
+    const language = await speakingLanguage(voice, input.text, input.language);
     const format = input.format ?? 'wav';
     const task = newTask('generation', { ownerKeyId, voiceId: voice.id, text: input.text, language, format, sampleRate: input.sampleRate ?? null });
     const now = task.createdAt;

@@ -1,5 +1,5 @@
 import { ApiError } from '../../platform/errors.js';
-import { detectLanguage } from '../../platform/text/detect-language.js';
+import { detectLanguage, loadLanguageDetector } from '../../platform/text/detect-language.js';
 import { splitSentences } from '../../platform/text/split.js';
 import { assertSpeaks, assertUsable, speakingLanguage, speaksLanguage, type SpeakingVoice } from '../../platform/speech/speech.js';
 
@@ -39,11 +39,12 @@ export interface PlanOptions {
 }
 
 /** Splits every segment into sentences and decides who speaks each one, in which language. */
-export function planChunks(segments: SegmentInput[], options: PlanOptions): ChunkPlan[] {
+export async function planChunks(segments: SegmentInput[], options: PlanOptions): Promise<ChunkPlan[]> {
+  if (segments.some((segment) => segment.language === undefined)) await loadLanguageDetector();
   const plans: ChunkPlan[] = [];
-  segments.forEach((segment, segmentIndex) => {
+  for (const [segmentIndex, segment] of segments.entries()) {
     assertUsable(segment.voice);
-    const stated = segment.language ?? (segment.detectPerSentence ? undefined : speakingLanguage(segment.voice, segment.text));
+    const stated = segment.language ?? (segment.detectPerSentence ? undefined : await speakingLanguage(segment.voice, segment.text));
     let previous = stated ?? segment.voice.language;
     for (const sentence of splitSentences(segment.text, { language: stated, maxChars: options.maxChars })) {
       const language = stated ?? detectLanguage(sentence.text, { candidates: options.candidates, fallback: previous }).language;
@@ -61,7 +62,7 @@ export function planChunks(segments: SegmentInput[], options: PlanOptions): Chun
         speaker,
       });
     }
-  });
+  }
   if (plans.length === 0) throw new ApiError(400, 'text_empty', 'There is no text to speak');
   return plans;
 }

@@ -70,7 +70,7 @@ export class LongFormService {
   async start(segments: SegmentInput[], options: LongFormOptions, ownerKeyId: string) {
     checkTextLength(segments.map((segment) => segment.text).join('\n'), this.deps.maxTextChars);
     const presets = await this.deps.presets();
-    const plans = planChunks(segments, {
+    const plans = await planChunks(segments, {
       maxChars: options.maxChars,
       candidates: options.candidates,
       standIn: (voice, language) => nearestPreset(voice, language, presets),
@@ -101,9 +101,11 @@ export class LongFormService {
     const voice = changes.voiceId ? await this.deps.findVoice(changes.voiceId) : undefined;
     const presets = voice ? await this.deps.presets() : [];
     const plan = voice
-      ? planChunks([{ voice, text: changes.text ?? current.text, language: current.language }], {
-          standIn: (v, language) => nearestPreset(v, language, presets),
-        })[0]!
+      ? (
+          await planChunks([{ voice, text: changes.text ?? current.text, language: current.language }], {
+            standIn: (v, language) => nearestPreset(v, language, presets),
+          })
+        )[0]!
       : undefined;
     const take: TakeRecord = {
       ...current,

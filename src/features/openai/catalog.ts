@@ -4,7 +4,7 @@
  * voices the library lists, so the mapping is deterministic and testable without engines.
  */
 import { ENGINES_BY_CLARITY } from '../../platform/speech/clarity.js';
-import { preferredLanguage } from '../../platform/text/detect-language.js';
+import { loadLanguageDetector, preferredLanguage } from '../../platform/text/detect-language.js';
 
 export type Gender = 'female' | 'male';
 
@@ -89,10 +89,11 @@ function speaks(voice: CatalogVoice, language: string): boolean {
  * offered (else the first offered), unless the text is confidently in another of them (see
  * `preferredLanguage`: a few words never are). Primary subtags.
  */
-export function speechLanguage(input: string, languages: readonly string[], preferred: string): string {
+export async function speechLanguage(input: string, languages: readonly string[], preferred: string): Promise<string> {
   const offered = [...new Set(languages.map(primary))];
   const fallback = offered.includes(primary(preferred)) ? primary(preferred) : (offered[0] ?? primary(preferred));
   if (offered.length <= 1 || input.trim() === '') return fallback;
+  await loadLanguageDetector();
   return preferredLanguage(input, { preferred: fallback, candidates: offered });
 }
 

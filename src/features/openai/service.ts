@@ -112,7 +112,7 @@ export class OpenAiService {
     const engines = speechEnginesFor(model, new Set(presets.map((voice) => voice.engine)));
     if (!engines) throw modelNotFound(model);
     const candidates = presets.filter((voice) => engines.includes(voice.engine));
-    const language = speechLanguage('', languagesOf(candidates), 'en');
+    const language = await speechLanguage('', languagesOf(candidates), 'en');
     const named = OPENAI_VOICE_NAMES.flatMap((name) => {
       const voice = mapOpenAiVoice(name, candidates, engines, language);
       return voice ? [{ id: name, name: `${name[0]!.toUpperCase()}${name.slice(1)}: ${voice.name}`, kind: 'openai' as const, ...describe(voice) }] : [];
@@ -132,7 +132,7 @@ export class OpenAiService {
     if (!engines) throw modelNotFound(model);
     if (isOpenAiVoice(voiceId)) {
       const candidates = presets.filter((voice) => engines.includes(voice.engine));
-      const language = speechLanguage(input, languagesOf(candidates), 'en');
+      const language = await speechLanguage(input, languagesOf(candidates), 'en');
       const voice = mapOpenAiVoice(voiceId, candidates, engines, language);
       // Cannot happen while the engines have voices (the language is one of theirs); said plainly if it does.
       if (!voice) throw new ApiError(404, 'voice_not_found', `No installed voice speaks ${language} for ${voiceId}`, { voice_id: voiceId });

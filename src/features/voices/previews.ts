@@ -104,7 +104,7 @@ export class PreviewService {
     if (options.text !== undefined) checkTextLength(options.text, PREVIEW_MAX_CHARS);
     const voice = await this.deps.findVoice(voiceId);
     assertUsable(voice);
-    const language = speakingLanguage(voice, options.text ?? '', options.language);
+    const language = await speakingLanguage(voice, options.text ?? '', options.language);
     const text = options.text ?? previewSentence(language);
     const key = JSON.stringify([voice.id, voice.updatedAt, voice.engine, voice.engineVoice, voice.settings, language, text]);
     const stored = this.deps.audio.pathFor(`preview_${createHash('sha1').update(key).digest('hex')}.wav`);

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { type AudioFormat } from '../audio/encode.js';
 import { ApiError } from '../errors.js';
-import { preferredLanguage } from '../text/detect-language.js';
+import { loadLanguageDetector, preferredLanguage } from '../text/detect-language.js';
 import { primaryLanguage } from '../text/language-tag.js';
 
 export type VoiceType = 'preset' | 'clone' | 'design';
@@ -60,13 +60,14 @@ export function languageTagFor(voice: { language: string; languages: readonly st
  * (else 422 `language_not_supported`); without one, the voice's own language, or another of its
  * languages only when the text is confidently in it (see `preferredLanguage`), as the voice tags it.
  */
-export function speakingLanguage(voice: SpeakingVoice, text: string, stated?: string): string {
+export async function speakingLanguage(voice: SpeakingVoice, text: string, stated?: string): Promise<string> {
   if (stated !== undefined) {
     assertSpeaks(voice, stated);
     return stated;
   }
   const languages = [voice.language, ...voice.languages];
   if (new Set(languages.map(primaryLanguage)).size <= 1) return voice.language;
+  await loadLanguageDetector();
   return languageTagFor(voice, preferredLanguage(text, { preferred: voice.language, candidates: languages }));
 }
 

@@ -9,8 +9,29 @@
  * Chinese, Japanese and Korean are decided by script instead: n-gram detectors are weak on a few
  * CJK characters, while kana means Japanese and Hangul means Korean whatever the length.
  */
-import { eld } from 'eld/small';
+import type { eld as EldDetector } from 'eld/small';
 import { primaryLanguage } from './language-tag.js';
+
+let detector: typeof EldDetector | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * Loads eld's n-gram database on the first text whose language must be told rather than at
+ * start-up: it is about a second of CPU on a busy 2-core machine, a third of what `timbre serve`
+ * spent before it listened. detectLanguage and preferredLanguage need it loaded; every caller in
+ * the service awaits this first (speakingLanguage, speechLanguage, planChunks).
+ */
+export function loadLanguageDetector(): Promise<void> {
+  loading ??= import('eld/small').then((module) => {
+    detector = module.eld;
+  });
+  return loading;
+}
+
+function eld(): typeof EldDetector {
+  if (!detector) throw new Error('A language was detected before loadLanguageDetector() finished');
+  return detector;
+}
 
 export interface DetectOptions {
   /** Allowed answers (BCP 47, e.g. the languages the chosen voices speak); any when absent or empty. */
@@ -112,7 +133,7 @@ export function preferredLanguage(text: string, options: PreferredOptions): stri
   if (letters < SWITCH_MIN_LETTERS) return preferred;
   const withoutNames = cleaned.replace(NAME_INSIDE_SENTENCE, ' ');
   const evidence = count(withoutNames, LETTER) >= MIN_LETTERS_WITHOUT_NAMES ? withoutNames : cleaned;
-  const scores = eld.detect(evidence).getScores();
+  const scores = eld().detect(evidence).getScores();
   const [best, score] = Object.entries(scores)
     .filter(([language]) => isAllowed(language))
     .reduce<[string, number]>((top, entry) => (entry[1] > top[1] ? entry : top), [preferred, 0]);
@@ -164,7 +185,7 @@ function byScript(text: string, isAllowed: (language: string) => boolean): Detec
 
 /** The detector's best allowed language; null when it scored none. */
 function byDetector(text: string, isAllowed: (language: string) => boolean): DetectedLanguage | null {
-  const scores = Object.entries(eld.detect(text).getScores())
+  const scores = Object.entries(eld().detect(text).getScores())
     .filter(([language]) => isAllowed(language))
     .sort(([, a], [, b]) => b - a);
   const [best, runnerUp] = scores;

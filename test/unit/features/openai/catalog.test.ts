@@ -114,11 +114,11 @@ describe('OpenAI voice names', () => {
     assert.equal(mapOpenAiVoice('nova', [RHVOICE[4]!], ['rhvoice'], 'en')?.id, 'rhvoice:lyubov');
   });
 
-  test('Japanese text speaks with Open JTalk, whatever the name’s gender', () => {
+  test('Japanese text speaks with Open JTalk, whatever the name’s gender', async () => {
     const all = [...BUILTIN, ...OPEN_JTALK];
     const order = speechEnginesFor('tts-1', engines(all))!;
     const languages = all.flatMap((entry) => entry.languages);
-    assert.equal(speechLanguage('今日はいい天気ですね。散歩に行きましょう。', languages, 'en'), 'ja');
+    assert.equal(await speechLanguage('今日はいい天気ですね。散歩に行きましょう。', languages, 'en'), 'ja');
     for (const name of ['alloy', 'onyx']) assert.equal(mapOpenAiVoice(name, all, order, 'ja')?.id, 'openjtalk:nitech-jp-atr503-m001');
   });
 
@@ -141,18 +141,18 @@ describe('OpenAI voice names', () => {
 describe('the language of the input', () => {
   const languages = BUILTIN.map((entry) => entry.language);
 
-  test('detected among the voices’ languages when the text says so, else the preferred one', () => {
-    assert.equal(speechLanguage('Guten Morgen, wie geht es Ihnen heute? Das Wetter ist schön.', languages, 'en'), 'de');
-    assert.equal(speechLanguage('Good morning, how are you today? The weather is lovely.', languages, 'en'), 'en');
-    assert.equal(speechLanguage('Hi', languages, 'en'), 'en');
-    assert.equal(speechLanguage('Good morning, how are you today?', ['de'], 'en'), 'de');
+  test('detected among the voices’ languages when the text says so, else the preferred one', async () => {
+    assert.equal(await speechLanguage('Guten Morgen, wie geht es Ihnen heute? Das Wetter ist schön.', languages, 'en'), 'de');
+    assert.equal(await speechLanguage('Good morning, how are you today? The weather is lovely.', languages, 'en'), 'en');
+    assert.equal(await speechLanguage('Hi', languages, 'en'), 'en');
+    assert.equal(await speechLanguage('Good morning, how are you today?', ['de'], 'en'), 'de');
   });
 
-  test('a few words stay in the preferred language, whatever the detector guesses', () => {
+  test('a few words stay in the preferred language, whatever the detector guesses', async () => {
     // eld scores this Italian 0.66, Spanish 0.61, English 0.58: it used to be spoken by pico:it-IT.
-    assert.equal(speechLanguage('Hello from Timbre.', languages, 'en'), 'en');
-    assert.equal(speechLanguage('Ciao Bella Pizzeria opens at 9', languages, 'en'), 'en');
-    assert.equal(speechLanguage('Ciao!', languages, 'de'), 'de');
+    assert.equal(await speechLanguage('Hello from Timbre.', languages, 'en'), 'en');
+    assert.equal(await speechLanguage('Ciao Bella Pizzeria opens at 9', languages, 'en'), 'en');
+    assert.equal(await speechLanguage('Ciao!', languages, 'de'), 'de');
   });
 
   test('spoken with the voice’s own tag for that language', () => {

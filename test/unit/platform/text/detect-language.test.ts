@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { detectLanguage, preferredLanguage, SWITCH_MIN_LETTERS } from '../../../../src/platform/text/detect-language.js';
+import { before, test } from 'node:test';
+import { detectLanguage, loadLanguageDetector, preferredLanguage, SWITCH_MIN_LETTERS } from '../../../../src/platform/text/detect-language.js';
+
+before(() => loadLanguageDetector());
 
 /** Short sentences (mostly 4–8 words, a few of 3) → their language: what a dialogue line looks like. */
 const SENTENCES: ReadonlyArray<readonly [string, string]> = [

@@ -1,7 +1,8 @@
 import { firstFit, milderFit, nextFit, type PitchRange, type VoiceFit } from './conversion-fit.js';
 import type { VoiceAnalysis } from '../../platform/audio/analyse/index.js';
 import type { Pcm } from '../../platform/audio/pcm.js';
-import { firstIntelligible, INTELLIGIBILITY_MARGIN, type Intelligibility, type IntelligibilityCheck } from './intelligibility.js';
+import { firstIntelligible, type Intelligibility, type IntelligibilityCheck } from './intelligibility.js';
+import { ClearVoices } from './clear-voices.js';
 import { convertVoice } from '../../platform/audio/voice-conversion.js';
 import type { CloneTarget, ProbeTools, ScoredVoice } from './target.js';
 import { fitScore, reportedScore, speakProbe } from './target.js';
@@ -56,7 +57,9 @@ export async function fitTimbreMatch(
   nativePitch: (engine: string) => PitchRange | undefined,
   onStep: (fraction: number) => void,
 ): Promise<TimbreMatch> {
-  const candidates = fittedVoices(await clearBases(tools, nearest), target, nativePitch);
+  const check = tools.intelligibility;
+  const clear = check ? new ClearVoices(check, nearest) : undefined;
+  const candidates = await fittedVoices(nearest, target, nativePitch, (voice) => clear?.isClear(voice) ?? Promise.resolve(true));
   const fitted: FittedCandidate[] = [];
   for (const [index, start] of candidates.entries()) {
     fitted.push(await fitVoice(tools, target, start, nativePitch(start.voice.engine)));
@@ -115,19 +118,15 @@ async function fitVoice(tools: ProbeTools, target: CloneTarget, start: ScoredVoi
 }
 
 /**
- * The voices worth fitting: those the recognizer understands within the margin of the clearest
- * one (a clone is never clearer than the voice it is made from). All of them without a recognizer.
+ * The voices fitted, each among the clear ones: the nearest by print, the nearest that reach the
+ * target's pitch natively, the nearest by pitch.
  */
-async function clearBases(tools: TimbreTools, voices: readonly ScoredVoice[]): Promise<readonly ScoredVoice[]> {
-  const check = tools.intelligibility;
-  if (!check) return voices;
-  const rates: number[] = [];
-  for (const voice of voices) rates.push(await check.baseRate({ id: voice.voice.id, probe: voice.probe }));
-  const clearest = Math.min(...rates);
-  return voices.filter((_, i) => rates[i]! <= clearest + INTELLIGIBILITY_MARGIN + 1e-9);
-}
-
-function fittedVoices(nearest: readonly ScoredVoice[], target: CloneTarget, nativePitch: (engine: string) => PitchRange | undefined): ScoredVoice[] {
+async function fittedVoices(
+  nearest: readonly ScoredVoice[],
+  target: CloneTarget,
+  nativePitch: (engine: string) => PitchRange | undefined,
+  isClear: (voice: ScoredVoice) => Promise<boolean>,
+): Promise<ScoredVoice[]> {
   const pitchDistance = (voice: ScoredVoice) => Math.abs(Math.log(voice.analysis.pitch.medianHz / target.analysis.pitch.medianHz));
   const reachable = nearest.filter((voice) => {
     const range = nativePitch(voice.voice.engine);
@@ -135,5 +134,18 @@ function fittedVoices(nearest: readonly ScoredVoice[], target: CloneTarget, nati
     return range !== undefined && needed >= range.min && needed <= range.max;
   });
   const byPitch = nearest.filter((voice) => Number.isFinite(pitchDistance(voice))).sort((a, b) => pitchDistance(a) - pitchDistance(b));
-  return [...new Set([...nearest.slice(0, NEAREST_BY_PRINT), ...reachable.slice(0, NEAREST_NATIVE), ...byPitch.slice(0, NEAREST_BY_PITCH)])];
+  const firstClear = async (ordered: readonly ScoredVoice[], count: number) => {
+    const found: ScoredVoice[] = [];
+    for (const voice of ordered) {
+      if (found.length === count) break;
+      if (await isClear(voice)) found.push(voice);
+    }
+    return found;
+  };
+  const picks = [
+    ...(await firstClear(nearest, NEAREST_BY_PRINT)),
+    ...(await firstClear(reachable, NEAREST_NATIVE)),
+    ...(await firstClear(byPitch, NEAREST_BY_PITCH)),
+  ];
+  return [...new Set(picks)];
 }

@@ -1,5 +1,6 @@
 import { LTAS_BAND_CENTRES_HZ, type VoiceAnalysis } from '../../platform/audio/analyse/index.js';
-import { CONVERSION_LIMITS, type VoiceConversion } from '../../platform/audio/voice-conversion.js';
+import { CONVERSION_LIMITS } from '../../platform/audio/voice-conversion.js';
+import type { VoiceConversion } from '../../platform/audio/conversion-schema.js';
 import { roundTo } from '../../platform/util/round.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { EqualizerBand } from '../../platform/audio/effects.js';
+import type { EqualizerBand } from '../../platform/audio/conversion-schema.js';
 import type { Gender } from '../../platform/engines/types.js';
 import { parseVoiceDescription, type DescribedVoice, type UnderstoodWord } from '../../platform/text/voice-description.js';
 import { speaksLanguage, type SpeakingVoice } from '../../platform/speech/speech.js';

@@ -1,6 +1,6 @@
 import type { Pcm } from '../../platform/audio/pcm.js';
 import { encodeWav } from '../../platform/audio/wav.js';
-import type { VoiceConversion } from '../../platform/audio/voice-conversion.js';
+import type { VoiceConversion } from '../../platform/audio/conversion-schema.js';
 import { POCKET_VOICE_ID } from '../../platform/engines/sherpa/pocket-tts.js';
 import { ZIPVOICE_VOICE_ID } from '../../platform/engines/sherpa/zipvoice.js';
 import { ApiError } from '../../platform/errors.js';

@@ -1,7 +1,7 @@
-import { Type, type Static } from 'typebox';
 import { filterPcm } from './decode.js';
 import type { Pcm } from './pcm.js';
 import { requireRange } from './validate.js';
+import type { EqualizerBand } from './conversion-schema.js';
 
 export interface PitchTempoOptions {
   /** Pitch shift in semitones; 12 is one octave up. Default 0. */
@@ -12,15 +12,6 @@ export interface PitchTempoOptions {
   formantPreserve?: boolean;
   signal?: AbortSignal;
 }
-
-export const EqualizerBandSchema = Type.Object({
-  /** Centre frequency in Hz, below the Nyquist frequency. */
-  frequency: Type.Number(),
-  gainDb: Type.Number(),
-  /** Quality factor: the centre frequency over the bandwidth. Default 1 (about 1.4 octaves). */
-  q: Type.Optional(Type.Number()),
-});
-export type EqualizerBand = Static<typeof EqualizerBandSchema>;
 
 /** rubberband's own limits for both factors. */
 const RUBBERBAND_MIN = 0.01;

@@ -1,24 +1,8 @@
 import { filterPcm } from './decode.js';
-import { Type, type Static } from 'typebox';
-import { EqualizerBandSchema, equalizerFilter } from './effects.js';
+import { equalizerFilter } from './effects.js';
+import type { VoiceConversion } from './conversion-schema.js';
 import type { Pcm } from './pcm.js';
 import { requireRange } from './validate.js';
-
-/**
- * The conversion chain that makes one voice sound more like another: what `timbre_match` clones
- * and built-in designs store, and what every generation of such a voice passes through.
- */
-export const VoiceConversionSchema = Type.Object({
-  /** Pitch shift of the fundamental, semitones. */
-  semitones: Type.Number(),
-  /** Spectral envelope (formant) scale: 1.1 moves every formant 10 % up, independently of pitch. */
-  formantScale: Type.Number(),
-  /** Speaking rate factor: 1.2 is 20 % faster. */
-  tempo: Type.Number(),
-  /** Peaking bands that bring the long-term spectrum toward the target's. */
-  equalizer: Type.Array(EqualizerBandSchema),
-});
-export type VoiceConversion = Static<typeof VoiceConversionSchema>;
 
 /** Beyond these the result stops sounding like speech, so fitted values are clamped to them. */
 export const CONVERSION_LIMITS = {

@@ -1,7 +1,8 @@
 import { parseWav } from '../audio/wav.js';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import { convertVoice, VoiceConversionSchema } from '../audio/voice-conversion.js';
+import { convertVoice } from '../audio/voice-conversion.js';
+import { VoiceConversionSchema } from '../audio/conversion-schema.js';
 import { changePitchTempo } from '../audio/effects.js';
 import type { Pcm } from '../audio/pcm.js';
 import type { EngineClient } from '../engines/host/calls.js';

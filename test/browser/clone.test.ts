@@ -9,7 +9,7 @@ import { useStudio } from './studio.js';
  * presets only (what English clones end up fitted from anyway, docs/cloning.md): ~53 s on an idle
  * machine instead of ~90 s with every engine; the full search is tested in cloning.test.ts.
  */
-const CLONE_MS = 300_000;
+const CLONE_MS = 420_000;
 
 /** wavesurfer draws into a shadow root inside the waveform's element; CSS locators reach into it. */
 async function waveformDrawn(page: Page, label: string) {

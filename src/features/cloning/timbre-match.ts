@@ -1,6 +1,7 @@
 import { firstFit, milderFit, nextFit, type PitchRange, type VoiceFit } from './conversion-fit.js';
 import type { VoiceAnalysis } from '../../platform/audio/analyse/index.js';
 import type { Pcm } from '../../platform/audio/pcm.js';
+import type { EngineId } from '../../platform/engines/engine-ids.js';
 import { firstIntelligible, INTELLIGIBILITY_MARGIN, type Intelligibility, type IntelligibilityCheck } from './intelligibility.js';
 import { convertVoice } from '../../platform/audio/voice-conversion.js';
 import type { CloneTarget, ProbeTools, ScoredVoice } from './target.js';
@@ -53,7 +54,7 @@ export async function fitTimbreMatch(
   tools: TimbreTools,
   target: CloneTarget,
   nearest: readonly ScoredVoice[],
-  nativePitch: (engine: string) => PitchRange | undefined,
+  nativePitch: (engine: EngineId) => PitchRange | undefined,
   onStep: (fraction: number) => void,
 ): Promise<TimbreMatch> {
   const candidates = fittedVoices(await clearBases(tools, nearest), target, nativePitch);
@@ -127,7 +128,7 @@ async function clearBases(tools: TimbreTools, voices: readonly ScoredVoice[]): P
   return voices.filter((_, i) => rates[i]! <= clearest + INTELLIGIBILITY_MARGIN + 1e-9);
 }
 
-function fittedVoices(nearest: readonly ScoredVoice[], target: CloneTarget, nativePitch: (engine: string) => PitchRange | undefined): ScoredVoice[] {
+function fittedVoices(nearest: readonly ScoredVoice[], target: CloneTarget, nativePitch: (engine: EngineId) => PitchRange | undefined): ScoredVoice[] {
   const pitchDistance = (voice: ScoredVoice) => Math.abs(Math.log(voice.analysis.pitch.medianHz / target.analysis.pitch.medianHz));
   const reachable = nearest.filter((voice) => {
     const range = nativePitch(voice.voice.engine);

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
 import { engineDescriptors } from '../../platform/engines/registry.js';
+import type { EngineId } from '../../platform/engines/engine-ids.js';
 import type { VoiceInfo } from '../../platform/engines/types.js';
 import { ApiError } from '../../platform/errors.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
@@ -18,7 +19,7 @@ export type VoiceDetails = VoiceRecord & { samples: VoiceSampleRecord[] };
 /** What the engines offer; `failedEngines` could not be asked, so their presets are left as they were. */
 interface PresetListing {
   voices: VoiceInfo[];
-  failedEngines: string[];
+  failedEngines: EngineId[];
 }
 
 /** What the engines offer now. */
@@ -61,7 +62,7 @@ function now(): string {
 export function enginePresets(engines: Pick<EngineClient, 'listVoices'>, modelsDir: string): PresetSource {
   return async () => {
     const synthesizers = engineDescriptors(modelsDir).filter((descriptor) => descriptor.kind === 'synthesizer');
-    const failedEngines: string[] = [];
+    const failedEngines: EngineId[] = [];
     const lists = await Promise.all(
       synthesizers.map(async (descriptor) => {
         const availability = await descriptor.probe().catch(() => ({ available: false }));
@@ -159,7 +160,7 @@ export class VoiceService {
   }
 
   /** Mirrors the engines' voices: new ones appear, known ones are updated, missing ones become unavailable (never deleted, so favorites survive). */
-  syncPresets(voices: VoiceInfo[], failedEngines: string[] = []): void {
+  syncPresets(voices: VoiceInfo[], failedEngines: readonly EngineId[] = []): void {
     const at = now();
     const listed = new Set(voices.map((voice) => voice.id));
     this.options.voices.transaction(() => {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
+import type { EngineId } from '../../platform/engines/engine-ids.js';
 import type { Gender } from '../../platform/engines/types.js';
 import { isRecord, rowMapper, type RowOf } from '../../platform/store/rows.js';
 import { IntelligibilitySchema, READ_ONLY } from './voice-schema.js';
@@ -11,7 +12,7 @@ export interface VoiceRecord {
   id: string;
   type: VoiceType;
   name: string;
-  engine: string;
+  engine: EngineId;
   /** The engine voice it speaks with: the preset itself, or the engine voice a clone/design uses. */
   engineVoice: string;
   language: string;

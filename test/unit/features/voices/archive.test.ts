@@ -12,6 +12,7 @@ import { openDatabase, type Db } from '../../../../src/platform/store/database.j
 import { VoiceService } from '../../../../src/features/voices/service.js';
 import { CategoryRepository } from '../../../../src/features/voices/category-repository.js';
 import { VoiceRepository, type VoiceRecord, type VoiceSampleRecord } from '../../../../src/features/voices/voice-repository.js';
+import type { EngineId } from '../../../../src/platform/engines/engine-ids.js';
 import type { VoiceInfo } from '../../../../src/platform/engines/types.js';
 import { removeDir, tempDir } from '../../../helpers/timbre.js';
 import { deflatedZeros, rawZip } from '../../../helpers/zips.js';
@@ -286,7 +287,7 @@ describe('voice archive import and export', () => {
 });
 
 describe('preset sync', () => {
-  const preset = (engine: string, name: string): VoiceInfo => ({
+  const preset = (engine: EngineId, name: string): VoiceInfo => ({
     id: `${engine}:${name}`,
     engine,
     name,
@@ -302,7 +303,7 @@ describe('preset sync', () => {
     const db = openDatabase(dataDir);
     try {
       const repository = new VoiceRepository(db);
-      const installed = [preset('a', 'one'), preset('b', 'two'), preset('c', 'three')];
+      const installed = [preset('pico', 'one'), preset('flite', 'two'), preset('espeak', 'three')];
       const service = new VoiceService({
         voices: repository,
         categories: new CategoryRepository(db),
@@ -313,14 +314,14 @@ describe('preset sync', () => {
         kept: new KeptWrites(createLog('silent')),
         archiveLimits: LIMITS,
       });
-      await service.update('a:one', { tags: ['kept'], favorite: true });
-      service.syncPresets([{ ...preset('a', 'one'), name: 'Renamed by the engine' }], ['c']);
-      const one = repository.findById('a:one')!;
+      await service.update('pico:one', { tags: ['kept'], favorite: true });
+      service.syncPresets([{ ...preset('pico', 'one'), name: 'Renamed by the engine' }], ['espeak']);
+      const one = repository.findById('pico:one')!;
       assert.deepEqual([one.name, one.tags, one.favorite, one.available], ['Renamed by the engine', ['kept'], true, true]);
-      assert.equal(repository.findById('b:two')?.available, false);
-      assert.equal(repository.findById('c:three')?.available, true);
-      service.syncPresets([preset('b', 'two')]);
-      assert.equal(repository.findById('b:two')?.available, true);
+      assert.equal(repository.findById('flite:two')?.available, false);
+      assert.equal(repository.findById('espeak:three')?.available, true);
+      service.syncPresets([preset('flite', 'two')]);
+      assert.equal(repository.findById('flite:two')?.available, true);
     } finally {
       db.close();
       await removeDir(dataDir);

@@ -125,14 +125,14 @@ export function publicVoice(voice: VoiceDetails) {
     preview_url: voice.previewPath ? `/api/voices/${encodeURIComponent(voice.id)}/preview` : null,
     samples: voice.samples.map((sample) => ({ id: sample.id, duration: sample.duration, sample_rate: sample.sampleRate, transcript: sample.transcript })),
     settings: voice.settings,
-    clone_method: (voice.settings.clone_method as string | undefined) ?? null,
-    similarity: (voice.settings.similarity as number | null | undefined) ?? null,
-    baseline_similarity: (voice.settings.baseline_similarity as number | null | undefined) ?? null,
-    similarity_measure: (voice.settings.similarity_measure as string | undefined) ?? null,
-    intelligibility: (voice.settings.intelligibility as number | null | undefined) ?? null,
-    baseline_intelligibility: (voice.settings.baseline_intelligibility as number | null | undefined) ?? null,
-    intelligibility_measure: (voice.settings.intelligibility_measure as string | null | undefined) ?? null,
-    warnings: (voice.settings.warnings as { code: string; message: string }[] | undefined) ?? [],
+    clone_method: voice.settings.clone_method ?? null,
+    similarity: voice.settings.similarity ?? null,
+    baseline_similarity: voice.settings.baseline_similarity ?? null,
+    similarity_measure: voice.settings.similarity_measure ?? null,
+    intelligibility: voice.settings.intelligibility ?? null,
+    baseline_intelligibility: voice.settings.baseline_intelligibility ?? null,
+    intelligibility_measure: voice.settings.intelligibility_measure ?? null,
+    warnings: voice.settings.warnings ?? [],
   };
 }
 

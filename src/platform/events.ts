@@ -41,11 +41,19 @@ export interface EventMessage {
   ts: string;
 }
 
-const JOB_EVENT_TYPES = new Set<string>(['job.queued', 'job.started', 'job.progress', 'job.completed', 'job.failed', 'job.cancelled'] satisfies JobEventType[]);
+/** Every job event type, each once (a Record, so that one added to JobEventData must be added here). */
+const JOB_EVENT_TYPES: Record<JobEventType, true> = {
+  'job.queued': true,
+  'job.started': true,
+  'job.progress': true,
+  'job.completed': true,
+  'job.failed': true,
+  'job.cancelled': true,
+};
 
 /** Narrows to the job events, whose data names the job (and its task). */
 export function isJobEvent(event: ServiceEvent): event is JobEvent & { audience: Audience } {
-  return JOB_EVENT_TYPES.has(event.type);
+  return Object.hasOwn(JOB_EVENT_TYPES, event.type);
 }
 
 export type EventListener = (event: ServiceEvent, message: EventMessage) => void;

@@ -137,12 +137,14 @@ describe('voice archive format', () => {
     assert.deepEqual(await codes(zipSync({ 'manifest.json': json(manifest(misnamed)), 'samples/voice_b/1.wav': wav(0.5) })), ['sample_name_invalid']);
   });
 
-  test('a manifest of another format, with unknown fields or duplicate voices is refused', async () => {
+  test('a manifest of another format, with unknown fields, an engine this build does not know or duplicate voices is refused', async () => {
     assert.deepEqual(await codes(zipSync({})), ['manifest_missing']);
     assert.deepEqual(await codes(zipSync({ 'manifest.json': new TextEncoder().encode('{') })), ['manifest_invalid']);
     assert.ok((await codes(zipSync({ 'manifest.json': json({ ...manifest(), format: 'other' }) }))).includes('manifest_invalid'));
     assert.ok((await codes(zipSync({ 'manifest.json': json({ ...manifest(), extra: true }) }))).includes('manifest_invalid'));
     assert.ok((await codes(zipSync({ 'manifest.json': json(manifest({ ...voice('preset:x'), samples: [] })) }))).includes('manifest_invalid'));
+    const unknownEngine = { ...voice('voice_a'), engine: 'no-such-engine', samples: [] };
+    assert.deepEqual(await codes(zipSync({ 'manifest.json': json({ ...manifest(), voices: [unknownEngine] }) })), ['manifest_invalid']);
     assert.deepEqual(await codes(zipSync({ 'manifest.json': json(manifest({ ...voice('voice_a'), samples: [] }, { ...voice('voice_a'), samples: [] })) })), [
       'duplicate_voice',
     ]);

@@ -115,7 +115,7 @@ export function mapOpenAiVoice<V extends CatalogVoice>(name: string, voices: rea
   const inLanguage = voices.filter((voice) => speaks(voice, language));
   const free = inLanguage.filter((voice) => !NON_COMMERCIAL.test(voice.license ?? ''));
   const speaking = free.length > 0 ? free : inLanguage;
-  const of = (engine: string) => speaking.filter((voice) => voice.engine === engine);
+  const of = (engine: EngineId) => speaking.filter((voice) => voice.engine === engine);
   const engine = engines.find((id) => of(id).some((voice) => voice.gender === wanted.gender)) ?? engines.find((id) => of(id).length > 0);
   if (!engine) return undefined;
   const all = of(engine);

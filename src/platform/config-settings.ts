@@ -1,6 +1,6 @@
 import { boolean, integer, list, listOf, text, type Parser } from './config-parsers.js';
 import type { Config } from './config-types.js';
-import { BUILTIN_SYNTHESIZER_IDS } from './engines/builtin-synthesizers.js';
+import { BUILTIN_SYNTHESIZER_IDS } from './engines/engine-ids.js';
 
 interface Setting<K extends keyof Config> {
   key: K;

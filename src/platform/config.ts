@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Config } from './config-types.js';
 import { SETTINGS } from './config-settings.js';
-import { BUILTIN_SYNTHESIZER_IDS } from './engines/builtin-synthesizers.js';
+import { BUILTIN_SYNTHESIZER_IDS } from './engines/engine-ids.js';
 
 export type { Config } from './config-types.js';
 export { SETTINGS } from './config-settings.js';

@@ -19,6 +19,15 @@ export function invalidField(field: string, problem: string): ApiError {
   return new ApiError(400, 'invalid_request', `Invalid request: ${field} ${problem}`, { fields: [{ field, message: problem }] });
 }
 
+/** How a job's failure is stored and told (`job.failed`, a task's `error`): what a client may see of it. */
+export interface JobError {
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+  /** The HTTP status of an ApiError a job threw (its request-level meaning); engine errors map by code. */
+  status?: number;
+}
+
 export interface ErrorEnvelope {
   error: { code: string; message: string; details: Record<string, unknown> };
 }

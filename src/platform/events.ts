@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { JobError } from './errors.js';
 import type { Log } from './log.js';
 
 /**
@@ -7,17 +8,52 @@ import type { Log } from './log.js';
  */
 export type Audience = { keyId: string } | { everyone: true } | { internal: true };
 
-export interface ServiceEvent {
-  type: string;
-  data: Record<string, unknown>;
-  audience: Audience;
-}
+/** What every job event says of its job (last in `data`, so nothing a runner adds can overwrite it). */
+export type JobEventIds = { job_id: string; kind: string; task_id: string | null };
 
-/** The message shape sent on `/ws`. */
+/** What each job event tells beside the job's ids. */
+export type JobEventData = {
+  'job.queued': { position: number };
+  'job.started': Record<never, never>;
+  /** With what the runner reported beside its fraction and stage (a long-form chunk's index, say). */
+  'job.progress': Record<string, unknown> & { progress: number; stage: string | null };
+  /** The runner's result. */
+  'job.completed': Record<string, unknown>;
+  'job.failed': { error: JobError };
+  'job.cancelled': Record<never, never>;
+};
+
+export type JobEventType = keyof JobEventData;
+
+/** A job event of type `T` (any job event by default): listeners narrow on `type`. */
+export type JobEvent<T extends JobEventType = JobEventType> = { [P in T]: { type: P; data: JobEventData[P] & JobEventIds } }[T];
+
+/** A key changed or was withdrawn; internal only, for connections made with it. */
+export type KeyEvent = { type: 'key.updated' | 'key.revoked' | 'key.deleted'; data: { key_id: string } };
+
+/** Every event the services publish, discriminated by `type`, with who may see it. */
+export type ServiceEvent = (JobEvent | KeyEvent) & { audience: Audience };
+
+/** The message shape sent on `/ws`: a service event's type and data, or a message of the connection itself (`hello`). */
 export interface EventMessage {
   type: string;
   data: Record<string, unknown>;
   ts: string;
+}
+
+/** Every job event type, each once (a Record, so that one added to JobEventData must be added here). */
+const JOB_EVENT_TYPES: Record<JobEventType, true> = {
+  'job.queued': true,
+  'job.started': true,
+  'job.progress': true,
+  'job.completed': true,
+  'job.failed': true,
+  'job.cancelled': true,
+};
+
+/** Narrows to the job events, whose data names the job (and its task). */
+export function isJobEvent(event: ServiceEvent): event is JobEvent & { audience: Audience } {
+  return Object.hasOwn(JOB_EVENT_TYPES, event.type);
 }
 
 export type EventListener = (event: ServiceEvent, message: EventMessage) => void;
@@ -32,7 +68,8 @@ export class EventBus {
 
   constructor(private readonly log: Log) {}
 
-  publish(event: ServiceEvent): void {
+  /** Generic in the job event's type so that a publisher of one type, itself generic (the queue's), is checked as such. */
+  publish<T extends JobEventType>(event: (JobEvent<T> | KeyEvent) & { audience: Audience }): void {
     const message: EventMessage = { type: event.type, data: event.data, ts: new Date().toISOString() };
     this.emitter.emit('event', event, message);
   }

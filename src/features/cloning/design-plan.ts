@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { EqualizerBand } from '../../platform/audio/conversion-schema.js';
 import type { Gender } from '../../platform/engines/types.js';
+import type { EngineId } from '../../platform/engines/engine-ids.js';
 import { parseVoiceDescription, type DescribedVoice, type UnderstoodWord } from '../../platform/text/voice-description.js';
 import { speaksLanguage, type SpeakingVoice } from '../../platform/speech/speech.js';
 import { roundTo } from '../../platform/util/round.js';
@@ -105,7 +106,7 @@ export function chooseBaseVoice(
   voices: readonly SpeakingVoice[],
   attributes: DesignAttributes,
   language: string,
-  engineOrder: readonly string[],
+  engineOrder: readonly EngineId[],
   seed: number | undefined,
 ): SpeakingVoice | undefined {
   const speaking = voices.filter((voice) => voice.available && speaksLanguage(voice, attributes.accent ?? language));

@@ -16,6 +16,7 @@ import { speakProbe } from './target.js';
 import { chooseBaseVoice, designAttributes, designTargets, type DesignAttributes, type DesignTargets, DesignInputSchema } from './design-plan.js';
 import type { VoiceAnalysis } from '../../platform/audio/analyse/index.js';
 import { engineAvailable } from '../../platform/engines/inventory.js';
+import type { EngineId } from '../../platform/engines/engine-ids.js';
 import { cancelOwnJobs, type CancelledJob } from '../../platform/jobs/job-cancel.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
 import { speaksLanguage, type SpeakingVoice } from '../../platform/speech/speech.js';
@@ -28,7 +29,7 @@ import { newId } from '../../platform/util/ids.js';
  * Base voices by engine, first those that shift pitch natively and stay clear doing it (Flite, Pico),
  * then Festival (its HTS voices are shifted afterwards) and eSpeak; Kokoro only when installed.
  */
-const ENGINE_ORDER = ['kokoro', 'rhvoice', 'flite', 'pico', 'festival', 'espeak'];
+const ENGINE_ORDER: readonly EngineId[] = ['kokoro', 'rhvoice', 'flite', 'pico', 'festival', 'espeak'];
 /** Kokoro designs blend the chosen voice with the next one in rank. */
 const KOKORO_BLEND: [number, number] = [0.65, 0.35];
 

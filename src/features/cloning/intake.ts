@@ -15,6 +15,7 @@ import {
 } from './speech-quality.js';
 import type { Span } from '../../platform/audio/trim.js';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
+import type { EngineId } from '../../platform/engines/engine-ids.js';
 import { ApiError, errorText } from '../../platform/errors.js';
 import type { SimilarityMeasure } from './voice-similarity.js';
 import { roundTo } from '../../platform/util/round.js';
@@ -39,7 +40,7 @@ const SNR_WARNING_DB = 12;
 const CLIPPING_WARNING = 0.001;
 /** Window length for the several-speakers check, and the lowest similarity between two windows of one speaker. */
 const SPEAKER_WINDOW_SECONDS = 3;
-const SAME_SPEAKER_FLOOR: Record<string, number> = { 'acoustic-voiceprint': 0.2, 'speaker-embedding': 0.3 };
+const SAME_SPEAKER_FLOOR: Partial<Record<EngineId, number>> = { 'acoustic-voiceprint': 0.2, 'speaker-embedding': 0.3 };
 const LOUDNESS_LUFS = -20;
 
 export interface IntakeLimits {

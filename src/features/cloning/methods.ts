@@ -4,6 +4,7 @@ import type { VoiceConversion } from '../../platform/audio/conversion-schema.js'
 import { POCKET_VOICE_ID } from '../../platform/engines/sherpa/pocket-tts.js';
 import { ZIPVOICE_VOICE_ID } from '../../platform/engines/sherpa/zipvoice.js';
 import { ApiError } from '../../platform/errors.js';
+import type { EngineId } from '../../platform/engines/engine-ids.js';
 import type { EngineCapabilities } from '../../platform/engines/types.js';
 import type { PreparedSample, SampleWarning } from './intake.js';
 import { nearestPreset, scorePresets, type CloneTarget, type ScoredVoice } from './target.js';
@@ -37,7 +38,7 @@ export interface MethodOptions {
 export async function methodOptions(
   language: string,
   presets: readonly SpeakingVoice[],
-  installed: (engine: string) => Promise<boolean>,
+  installed: (engine: EngineId) => Promise<boolean>,
   baseEngines: readonly string[],
 ): Promise<MethodOptions> {
   const missing: MethodOptions['missing'] = {};
@@ -77,7 +78,7 @@ export function chooseMethod(options: MethodOptions, requested: CloneMethod | un
 
 /** A fitted clone: how it speaks, what files it keeps, and how alike it measured. */
 export interface MethodOutcome {
-  engine: string;
+  engine: EngineId;
   engineVoice: string;
   rendering: VoiceRendering;
   files: Map<string, Uint8Array>;
@@ -145,7 +146,7 @@ async function runVoiceSearch(options: MethodOptions, tools: MethodTools, target
   const found =
     check && (await firstIntelligible(iterate(ranked), (result) => check.measure(result.probe, { id: result.base.voice.id, probe: result.base.probe })));
   const result = found?.chosen ?? ranked[0]!;
-  const voice = { engine: 'kokoro', engineVoice: result.base.voice.engineVoice };
+  const voice: Pick<SpeakingVoice, 'engine' | 'engineVoice'> = { engine: 'kokoro', engineVoice: result.base.voice.engineVoice };
   return outcome(
     voice,
     { style: { file: 'style.f32' }, speed: result.speed },
@@ -162,7 +163,7 @@ async function runVoiceSearch(options: MethodOptions, tools: MethodTools, target
 
 async function runTimbreMatch(options: MethodOptions, tools: MethodTools, target: CloneTarget): Promise<MethodOutcome> {
   const scored = await scanPresets(tools, target, options.builtinVoices, 0.3, 0.6);
-  const nativePitch = new Map<string, EngineCapabilities['pitch']>();
+  const nativePitch = new Map<EngineId, EngineCapabilities['pitch']>();
   for (const engine of new Set(scored.map((voice) => voice.voice.engine))) {
     nativePitch.set(engine, (await tools.engines.capabilities(engine)).pitch);
   }
@@ -189,7 +190,7 @@ async function* iterate<T>(items: readonly T[]): AsyncGenerator<T> {
 }
 
 function outcome(
-  voice: { engine: string; engineVoice: string },
+  voice: Pick<SpeakingVoice, 'engine' | 'engineVoice'>,
   rendering: VoiceRendering,
   files: Map<string, Uint8Array>,
   score: { similarity: number; fitSimilarity: number; measured: boolean; intelligibility?: Intelligibility | undefined },

@@ -1,6 +1,7 @@
 import { firstFit, milderFit, nextFit, type PitchRange, type VoiceFit } from './conversion-fit.js';
 import type { VoiceAnalysis } from '../../platform/audio/analyse/index.js';
 import type { Pcm } from '../../platform/audio/pcm.js';
+import type { EngineId } from '../../platform/engines/engine-ids.js';
 import { firstIntelligible, type Intelligibility, type IntelligibilityCheck } from './intelligibility.js';
 import { ClearVoices } from './clear-voices.js';
 import { convertVoice } from '../../platform/audio/voice-conversion.js';
@@ -54,7 +55,7 @@ export async function fitTimbreMatch(
   tools: TimbreTools,
   target: CloneTarget,
   nearest: readonly ScoredVoice[],
-  nativePitch: (engine: string) => PitchRange | undefined,
+  nativePitch: (engine: EngineId) => PitchRange | undefined,
   onStep: (fraction: number) => void,
 ): Promise<TimbreMatch> {
   const check = tools.intelligibility;
@@ -124,7 +125,7 @@ async function fitVoice(tools: ProbeTools, target: CloneTarget, start: ScoredVoi
 async function fittedVoices(
   nearest: readonly ScoredVoice[],
   target: CloneTarget,
-  nativePitch: (engine: string) => PitchRange | undefined,
+  nativePitch: (engine: EngineId) => PitchRange | undefined,
   isClear: (voice: ScoredVoice) => Promise<boolean>,
 ): Promise<ScoredVoice[]> {
   const pitchDistance = (voice: ScoredVoice) => Math.abs(Math.log(voice.analysis.pitch.medianHz / target.analysis.pitch.medianHz));

@@ -1,16 +1,17 @@
 import type { Pcm } from '../../platform/audio/pcm.js';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
+import type { EngineId } from '../../platform/engines/engine-ids.js';
 import type { VoicePrint } from '../../platform/engines/types.js';
 import { engineAvailable } from '../../platform/engines/inventory.js';
 import type { VoiceAnalysis } from '../../platform/audio/analyse/index.js';
 import { printOfAnalysis } from '../../platform/engines/voiceprint.js';
 
 /** Telling speakers apart (are all samples one speaker?), best first. */
-const PRINTERS = ['speaker-embedding', 'acoustic-voiceprint'];
+const PRINTERS: readonly EngineId[] = ['speaker-embedding', 'acoustic-voiceprint'];
 /** What a clone's similarity is reported with, best first: never the print its fit was chosen by. */
-const REPORTERS = ['speaker-embedding', 'acoustic-check'];
+const REPORTERS: readonly EngineId[] = ['speaker-embedding', 'acoustic-check'];
 /** What every fit is chosen by: the print built from the features the conversion chain moves. */
-const FITTING = 'acoustic-voiceprint';
+const FITTING: EngineId = 'acoustic-voiceprint';
 
 /**
  * One measure of "how alike do two recordings sound", fixed for the whole of a clone's creation so
@@ -21,7 +22,7 @@ export class SimilarityMeasure {
   private constructor(
     private readonly engines: EngineClient,
     /** The printer engine. */
-    readonly engine: string,
+    readonly engine: EngineId,
     private readonly signal?: AbortSignal,
   ) {}
 
@@ -38,7 +39,7 @@ export class SimilarityMeasure {
     return SimilarityMeasure.firstInstalled(REPORTERS, engines, modelsDir, signal);
   }
 
-  private static async firstInstalled(order: readonly string[], engines: EngineClient, modelsDir: string, signal?: AbortSignal) {
+  private static async firstInstalled(order: readonly EngineId[], engines: EngineClient, modelsDir: string, signal?: AbortSignal) {
     for (const engine of order) {
       if (await engineAvailable(modelsDir, engine)) return new SimilarityMeasure(engines, engine, signal);
     }

@@ -1,4 +1,5 @@
 import { durationOf, type Pcm } from '../../platform/audio/pcm.js';
+import type { EngineId } from '../../platform/engines/engine-ids.js';
 import type { CloneTarget, ProbeTools } from './target.js';
 import { scoreProbe, speakProbe } from './target.js';
 
@@ -10,7 +11,7 @@ import { scoreProbe, speakProbe } from './target.js';
 const REFERENCE_SECONDS = 10;
 
 export interface ZeroShotEngine {
-  engine: string;
+  engine: EngineId;
   engineVoice: string;
   /** ZipVoice needs the words of its reference. */
   needsTranscript: boolean;

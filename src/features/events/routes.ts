@@ -2,7 +2,7 @@ import type {} from '@fastify/websocket';
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../../platform/errors.js';
 import { withErrors } from '../../platform/http/responses.js';
-import { isVisibleTo, type EventBus } from '../../platform/events.js';
+import { isJobEvent, isVisibleTo, type EventBus } from '../../platform/events.js';
 import { TIMBRE_VERSION } from '../../platform/version.js';
 import { callerOf } from '../access/index.js';
 import { CLOSE_KEY_WITHDRAWN, Connection, messageText, parse, type WebSocketLimits } from './connection.js';
@@ -43,7 +43,8 @@ export const websocketRoutes: FastifyPluginAsync<{ events: EventBus; limits: Web
           return;
         }
         if (!isVisibleTo(event.audience, key.keyId)) return;
-        if (connection.tasks.size > 0 && !connection.tasks.has(String(event.data.task_id))) return;
+        const taskId = isJobEvent(event) ? event.data.task_id : null;
+        if (connection.tasks.size > 0 && (taskId === null || !connection.tasks.has(taskId))) return;
         connection.send(message);
       });
       const pinger = setInterval(() => {

@@ -1,4 +1,5 @@
 import { contentTypeOf, FILE_EXTENSIONS } from '../../platform/audio/encode.js';
+import { EngineIdSchema } from '../../platform/engines/engine-id-schema.js';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
 import type { EventBus } from '../../platform/events.js';
 import { createReadStream } from 'node:fs';
@@ -48,7 +49,7 @@ export interface GenerateInput {
 
 const SynthesisPayloadSchema = Type.Object({
   taskId: Type.String(),
-  engine: Type.String(),
+  engine: EngineIdSchema,
   request: SpeechRequestSchema,
   rendering: VoiceRenderingSchema,
   format: GenerationFormatSchema,

@@ -6,11 +6,6 @@ import { selected } from './chunk-repository.js';
 import type { LongFormDeps } from './deps.js';
 import { LONG_FORM_JOB } from './jobs.js';
 
-/** The error of a failed job event, when it has the usual shape. */
-function errorCode(error: unknown): unknown {
-  return typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
-}
-
 /**
  * Goes on with long-form tasks whose chunks failed: a task whose speaking ran out of space resumes
  * by itself once the disk has room again (also after a restart), and regenerating a chunk of a
@@ -24,9 +19,9 @@ export class LongFormResume {
     private readonly kinds: readonly string[],
   ) {
     deps.events.subscribe((event) => {
-      const taskId = event.data.task_id;
-      if (event.type !== 'job.failed' || typeof taskId !== 'string' || !kinds.includes(String(event.data.kind))) return;
-      if (errorCode(event.data.error) === INSUFFICIENT_STORAGE) this.whenRoom(taskId);
+      if (event.type !== 'job.failed') return;
+      const { task_id: taskId, kind, error } = event.data;
+      if (taskId !== null && kinds.includes(kind) && error.code === INSUFFICIENT_STORAGE) this.whenRoom(taskId);
     });
   }
 

@@ -1,11 +1,12 @@
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { ChunkRecord, ChunkRepository, TakeRecord } from './chunk-repository.js';
 import { type TaskChanges, type TaskRepository } from '../tasks/index.js';
-import type { EventBus } from '../../platform/events.js';
+import { isJobEvent, type EventBus, type ServiceEvent } from '../../platform/events.js';
 
 type TaskOutcome = Required<Pick<TaskChanges, 'status' | 'error'>>;
 
-const JOB_EVENTS = new Set(['job.queued', 'job.started', 'job.completed', 'job.failed', 'job.cancelled']);
+/** The job events that change what a task is (progress does not). */
+const JOB_EVENTS = new Set<ServiceEvent['type']>(['job.queued', 'job.started', 'job.completed', 'job.failed', 'job.cancelled']);
 
 function selectedTake(chunk: ChunkRecord): TakeRecord | undefined {
   return chunk.takes.find((take) => take.take === chunk.selectedTake);
@@ -39,9 +40,9 @@ export class LongFormStatus {
     private readonly kinds: readonly string[],
   ) {
     deps.events.subscribe((event) => {
-      const taskId = event.data.task_id;
-      if (!JOB_EVENTS.has(event.type) || typeof taskId !== 'string' || !kinds.includes(String(event.data.kind))) return;
-      this.refresh(taskId);
+      if (!isJobEvent(event) || !JOB_EVENTS.has(event.type)) return;
+      const { task_id: taskId, kind } = event.data;
+      if (taskId !== null && kinds.includes(kind)) this.refresh(taskId);
     });
   }
 

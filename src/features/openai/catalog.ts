@@ -3,6 +3,7 @@
  * OpenAI voice name speaks with, and what language a text is spoken in. Pure functions over the
  * voices the library lists, so the mapping is deterministic and testable without engines.
  */
+import type { EngineId } from '../../platform/engines/engine-ids.js';
 import { ENGINES_BY_CLARITY } from '../../platform/speech/clarity.js';
 import { loadLanguageDetector, preferredLanguage } from '../../platform/text/detect-language.js';
 
@@ -11,7 +12,7 @@ export type Gender = 'female' | 'male';
 /** The fields of a library voice the mapping reads. */
 export interface CatalogVoice {
   id: string;
-  engine: string;
+  engine: EngineId;
   language: string;
   languages: readonly string[];
   gender: Gender | null;
@@ -56,23 +57,24 @@ export function isOpenAiVoice(name: string): boolean {
 }
 
 /** The synthesizers a speech model id selects, best first; undefined when it names nothing installed. */
-export function speechEnginesFor(model: string, installed: ReadonlySet<string>): string[] | undefined {
+export function speechEnginesFor(model: string, installed: ReadonlySet<EngineId>): EngineId[] | undefined {
   const engines = includes(SPEECH_MODELS, model) ? SPEECH_ENGINES.filter((engine) => installed.has(engine)) : [];
   if (engines.length > 0) return engines;
-  return includes(SPEECH_ENGINES, model) && installed.has(model) ? [model] : undefined;
+  const named = SPEECH_ENGINES.find((engine) => engine === model);
+  return named && installed.has(named) ? [named] : undefined;
 }
 
 /** The speech model ids that resolve here: the OpenAI ids when any synthesizer is installed, then each installed one. */
-export function speechModelIds(installed: ReadonlySet<string>): string[] {
+export function speechModelIds(installed: ReadonlySet<EngineId>): string[] {
   const engines = SPEECH_ENGINES.filter((engine) => installed.has(engine));
   return engines.length > 0 ? [...SPEECH_MODELS, ...engines] : [];
 }
 
 /** The recognizer a transcription model id selects: null for the best installed one, undefined when it names nothing installed. */
-export function recognizerFor(model: string, installed: readonly string[]): string | null | undefined {
+export function recognizerFor(model: string, installed: readonly EngineId[]): EngineId | null | undefined {
   if (installed.length === 0) return undefined;
   if (includes(TRANSCRIPTION_MODELS, model)) return null;
-  return installed.includes(model) ? model : undefined;
+  return installed.find((engine) => engine === model);
 }
 
 export function transcriptionModelIds(installed: readonly string[]): string[] {
@@ -108,13 +110,13 @@ const NON_COMMERCIAL = /\bNC\b|-NC-|non-commercial/i;
  * application that asks for `alloy` cannot be expected to read licenses: voices whose license
  * forbids commercial use are left out while any other speaks the language.
  */
-export function mapOpenAiVoice<V extends CatalogVoice>(name: string, voices: readonly V[], engines: readonly string[], language: string): V | undefined {
+export function mapOpenAiVoice<V extends CatalogVoice>(name: string, voices: readonly V[], engines: readonly EngineId[], language: string): V | undefined {
   const wanted = OPENAI_VOICES[name];
   if (!wanted) return undefined;
   const inLanguage = voices.filter((voice) => speaks(voice, language));
   const free = inLanguage.filter((voice) => !NON_COMMERCIAL.test(voice.license ?? ''));
   const speaking = free.length > 0 ? free : inLanguage;
-  const of = (engine: string) => speaking.filter((voice) => voice.engine === engine);
+  const of = (engine: EngineId) => speaking.filter((voice) => voice.engine === engine);
   const engine = engines.find((id) => of(id).some((voice) => voice.gender === wanted.gender)) ?? engines.find((id) => of(id).length > 0);
   if (!engine) return undefined;
   const all = of(engine);

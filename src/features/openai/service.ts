@@ -1,4 +1,5 @@
 import type { EngineClient } from '../../platform/engines/host/calls.js';
+import type { EngineId } from '../../platform/engines/engine-ids.js';
 import { ApiError } from '../../platform/errors.js';
 import type { GenerationService } from '../generation/index.js';
 import type { TranscriptionService } from '../transcription/index.js';
@@ -100,7 +101,7 @@ export class OpenAiService {
   }
 
   /** The recognizer a transcription model selects (undefined: the best installed for the language). */
-  async recognizer(model: string): Promise<string | undefined> {
+  async recognizer(model: string): Promise<EngineId | undefined> {
     const chosen = recognizerFor(model, await this.deps.transcription.installed());
     if (chosen === undefined) throw modelNotFound(model);
     return chosen ?? undefined;
@@ -148,7 +149,7 @@ export class OpenAiService {
     return (await this.deps.voices.list({ type: 'preset', limit: -1, offset: 0 })).voices.filter((voice) => voice.available);
   }
 
-  private async shiftsPitch(engine: string): Promise<boolean> {
+  private async shiftsPitch(engine: EngineId): Promise<boolean> {
     const capabilities = await this.deps.engines.capabilities(engine).catch(() => undefined);
     return capabilities?.pitch !== undefined;
   }

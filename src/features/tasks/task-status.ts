@@ -1,9 +1,9 @@
 import type { JobRecord } from '../../platform/jobs/types.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
 import type { TaskRecord, TaskRepository } from './repository.js';
-import type { EventBus } from '../../platform/events.js';
+import { isJobEvent, type EventBus, type JobEventType } from '../../platform/events.js';
 
-const STATUS_BY_EVENT: Record<string, TaskRecord['status']> = {
+const STATUS_BY_EVENT: Partial<Record<JobEventType, TaskRecord['status']>> = {
   'job.started': 'running',
   'job.completed': 'completed',
   'job.failed': 'failed',
@@ -18,12 +18,13 @@ const STATUS_BY_EVENT: Record<string, TaskRecord['status']> = {
  */
 export function followTaskJobs(events: EventBus, tasks: TaskRepository, audio: AudioStore, kinds: readonly string[]): void {
   events.subscribe((event) => {
+    if (!isJobEvent(event)) return;
     const status = STATUS_BY_EVENT[event.type];
-    const taskId = event.data.task_id;
-    if (!status || typeof taskId !== 'string' || !kinds.includes(String(event.data.kind))) return;
+    const { task_id: taskId, kind } = event.data;
+    if (!status || taskId === null || !kinds.includes(kind)) return;
     const task = tasks.get(taskId);
     if (!task) return;
-    const error = (event.data.error as TaskRecord['error']) ?? null;
+    const error = event.type === 'job.failed' ? event.data.error : null;
     const droppedAudio = status === 'cancelled' || status === 'failed' ? task.audioPath : null;
     tasks.updateEventually(
       taskId,

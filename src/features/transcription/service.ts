@@ -4,6 +4,8 @@ import { jobKind } from '../../platform/jobs/kinds.js';
 import { decodeToPcm } from '../../platform/audio/decode.js';
 import type { Pcm } from '../../platform/audio/pcm.js';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
+import { EngineIdSchema } from '../../platform/engines/engine-id-schema.js';
+import type { EngineId } from '../../platform/engines/engine-ids.js';
 import { engineAvailable } from '../../platform/engines/inventory.js';
 import type { EngineCapabilities, SpeechRegion, Transcript, TranscriptSegment } from '../../platform/engines/types.js';
 import { ApiError } from '../../platform/errors.js';
@@ -14,7 +16,7 @@ import { planWindow } from './windows.js';
 import { TranscriptCache, type HeardRecording } from './transcript-cache.js';
 
 /** Best first: the neural recognizers when installed, else the built-in one. */
-const RECOGNIZERS = ['whisper', 'moonshine', 'pocketsphinx'];
+const RECOGNIZERS: readonly EngineId[] = ['whisper', 'moonshine', 'pocketsphinx'];
 const RATE = 16_000;
 
 const TimestampsSchema = Type.Enum(['none', 'segment', 'word']);
@@ -26,7 +28,7 @@ const TranscriptionRequestSchema = Type.Object({
   language: Type.Optional(Type.String()),
   timestamps: TimestampsSchema,
   /** One installed recognizer to use (an engine id); the best installed one for the language when absent. */
-  recognizer: Type.Optional(Type.String()),
+  recognizer: Type.Optional(EngineIdSchema),
 });
 export type TranscriptionRequest = Static<typeof TranscriptionRequestSchema>;
 
@@ -105,12 +107,12 @@ export class TranscriptionService {
   }
 
   /** The recognizers that can run here, best first (engine ids). */
-  async installed(): Promise<string[]> {
+  async installed(): Promise<EngineId[]> {
     const available = await Promise.all(RECOGNIZERS.map(async (id) => ((await this.available(id)) ? [id] : [])));
     return available.flat();
   }
 
-  private async chooseRecognizer(language: string | undefined, only: string | undefined): Promise<EngineCapabilities> {
+  private async chooseRecognizer(language: string | undefined, only: EngineId | undefined): Promise<EngineCapabilities> {
     const installed = await installedRecognizers(this.deps.engines, this.deps.modelsDir, only ? [only] : RECOGNIZERS);
     const able = recognizerFor(installed, language);
     if (!able) {
@@ -122,7 +124,7 @@ export class TranscriptionService {
     return able;
   }
 
-  private available(id: string): Promise<boolean> {
+  private available(id: EngineId): Promise<boolean> {
     return engineAvailable(this.deps.modelsDir, id);
   }
 
@@ -130,13 +132,13 @@ export class TranscriptionService {
     return this.deps.engines.detect('silero-vad', pcm, { signal: context.signal });
   }
 
-  private recognize(engine: string, pcm: Pcm, language: string | undefined, context: JobRunContext): Promise<Transcript> {
+  private recognize(engine: EngineId, pcm: Pcm, language: string | undefined, context: JobRunContext): Promise<Transcript> {
     return this.deps.engines.recognize(engine, { pcm, language }, { signal: context.signal });
   }
 }
 
 /** The installed recognizers (of `among`), best first. */
-export async function installedRecognizers(engines: EngineClient, modelsDir: string, among: readonly string[] = RECOGNIZERS): Promise<EngineCapabilities[]> {
+export async function installedRecognizers(engines: EngineClient, modelsDir: string, among: readonly EngineId[] = RECOGNIZERS): Promise<EngineCapabilities[]> {
   const installed: EngineCapabilities[] = [];
   for (const id of among) {
     if (await engineAvailable(modelsDir, id)) installed.push(await engines.capabilities(id));

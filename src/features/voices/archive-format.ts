@@ -25,6 +25,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { EngineIdSchema } from '../../platform/engines/engine-id-schema.js';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { DisplayNameSchema } from '../../platform/text/display-name.js';
@@ -57,7 +58,7 @@ const ManifestVoiceSchema = Type.Object(
     id: Type.String({ pattern: CUSTOM_VOICE_ID.source }),
     name: VoiceNameSchema,
     type: Type.Union([Type.Literal('clone'), Type.Literal('design')]),
-    engine: Type.String({ minLength: 1, maxLength: 64 }),
+    engine: EngineIdSchema,
     engine_voice: Type.String({ minLength: 1, maxLength: 200 }),
     language: Type.String({ minLength: 1, maxLength: 35 }),
     languages: Type.Array(Type.String({ minLength: 1, maxLength: 35 }), { maxItems: 100 }),

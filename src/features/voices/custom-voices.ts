@@ -1,4 +1,5 @@
 import type { VoiceFiles } from '../../platform/speech/voice-files.js';
+import type { EngineId } from '../../platform/engines/engine-ids.js';
 import type { Gender } from '../../platform/engines/types.js';
 import type { VoiceRecord, VoiceRepository, VoiceSampleRecord } from './voice-repository.js';
 
@@ -33,7 +34,7 @@ export interface CustomVoiceParts {
   id: string;
   type: 'clone' | 'design';
   name: string;
-  engine: string;
+  engine: EngineId;
   engineVoice: string;
   language: string;
   gender: Gender | null;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { durationOf } from '../../platform/audio/pcm.js';
+import { EngineIdSchema } from '../../platform/engines/engine-id-schema.js';
 import { parseWav } from '../../platform/audio/wav.js';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
 import { Type, type Static } from 'typebox';
@@ -80,7 +81,7 @@ export interface PreviewResult {
 
 const PreviewPayloadSchema = Type.Object({
   voiceId: Type.String(),
-  engine: Type.String(),
+  engine: EngineIdSchema,
   request: SpeechRequestSchema,
   rendering: VoiceRenderingSchema,
   stored: Type.String(),

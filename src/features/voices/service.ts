@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
 import { engineDescriptors } from '../../platform/engines/registry.js';
+import type { EngineId } from '../../platform/engines/engine-ids.js';
 import type { VoiceInfo } from '../../platform/engines/types.js';
 import { ApiError } from '../../platform/errors.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
@@ -18,7 +19,7 @@ export type VoiceDetails = VoiceRecord & { samples: VoiceSampleRecord[] };
 /** What the engines offer; `failedEngines` could not be asked, so their presets are left as they were. */
 interface PresetListing {
   voices: VoiceInfo[];
-  failedEngines: string[];
+  failedEngines: EngineId[];
 }
 
 /** What the engines offer now. */
@@ -61,7 +62,7 @@ function now(): string {
 export function enginePresets(engines: Pick<EngineClient, 'listVoices'>, modelsDir: string): PresetSource {
   return async () => {
     const synthesizers = engineDescriptors(modelsDir).filter((descriptor) => descriptor.kind === 'synthesizer');
-    const failedEngines: string[] = [];
+    const failedEngines: EngineId[] = [];
     const lists = await Promise.all(
       synthesizers.map(async (descriptor) => {
         const availability = await descriptor.probe().catch(() => ({ available: false }));
@@ -124,14 +125,14 @@ export function publicVoice(voice: VoiceDetails) {
     preview_url: voice.previewPath ? `/api/voices/${encodeURIComponent(voice.id)}/preview` : null,
     samples: voice.samples.map((sample) => ({ id: sample.id, duration: sample.duration, sample_rate: sample.sampleRate, transcript: sample.transcript })),
     settings: voice.settings,
-    clone_method: (voice.settings.clone_method as string | undefined) ?? null,
-    similarity: (voice.settings.similarity as number | null | undefined) ?? null,
-    baseline_similarity: (voice.settings.baseline_similarity as number | null | undefined) ?? null,
-    similarity_measure: (voice.settings.similarity_measure as string | undefined) ?? null,
-    intelligibility: (voice.settings.intelligibility as number | null | undefined) ?? null,
-    baseline_intelligibility: (voice.settings.baseline_intelligibility as number | null | undefined) ?? null,
-    intelligibility_measure: (voice.settings.intelligibility_measure as string | null | undefined) ?? null,
-    warnings: (voice.settings.warnings as { code: string; message: string }[] | undefined) ?? [],
+    clone_method: voice.settings.clone_method ?? null,
+    similarity: voice.settings.similarity ?? null,
+    baseline_similarity: voice.settings.baseline_similarity ?? null,
+    similarity_measure: voice.settings.similarity_measure ?? null,
+    intelligibility: voice.settings.intelligibility ?? null,
+    baseline_intelligibility: voice.settings.baseline_intelligibility ?? null,
+    intelligibility_measure: voice.settings.intelligibility_measure ?? null,
+    warnings: voice.settings.warnings ?? [],
   };
 }
 
@@ -159,7 +160,7 @@ export class VoiceService {
   }
 
   /** Mirrors the engines' voices: new ones appear, known ones are updated, missing ones become unavailable (never deleted, so favorites survive). */
-  syncPresets(voices: VoiceInfo[], failedEngines: string[] = []): void {
+  syncPresets(voices: VoiceInfo[], failedEngines: readonly EngineId[] = []): void {
     const at = now();
     const listed = new Set(voices.map((voice) => voice.id));
     this.options.voices.transaction(() => {

@@ -92,8 +92,8 @@ export class VoiceRepository {
     return row && fromRow(row);
   }
 
-  presets(): { id: string; engine: string }[] {
-    return this.db.prepare<[], { id: string; engine: string }>("SELECT id, engine FROM voices WHERE type = 'preset'").all();
+  presets(): Pick<VoiceRecord, 'id' | 'engine'>[] {
+    return this.db.prepare<[], Pick<VoiceRecord, 'id' | 'engine'>>("SELECT id, engine FROM voices WHERE type = 'preset'").all();
   }
 
   /** Samples of these voices in the order they were added. */

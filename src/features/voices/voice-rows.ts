@@ -1,5 +1,6 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import type { EngineId } from '../../platform/engines/engine-ids.js';
 import type { Gender } from '../../platform/engines/types.js';
 import { isRecord, rowMapper, type RowOf } from '../../platform/store/rows.js';
 import { IntelligibilitySchema, READ_ONLY } from './voice-schema.js';
@@ -11,7 +12,7 @@ export interface VoiceRecord {
   id: string;
   type: VoiceType;
   name: string;
-  engine: string;
+  engine: EngineId;
   /** The engine voice it speaks with: the preset itself, or the engine voice a clone/design uses. */
   engineVoice: string;
   language: string;
@@ -26,7 +27,7 @@ export interface VoiceRecord {
   tags: string[];
   favorite: boolean;
   available: boolean;
-  settings: Record<string, unknown>;
+  settings: VoiceSettings;
   /** Relative to the data directory. */
   previewPath: string | null;
   createdAt: string;
@@ -66,10 +67,13 @@ export const VoiceSettingsSchema = Type.Object(
   { additionalProperties: true },
 );
 
-/** Settings that did not read back as settings: the voice is listed, unavailable, with none. */
-const UNREADABLE_SETTINGS: Record<string, unknown> = {};
+/** A voice's settings: the fields the API shows typed, the rest as written. */
+export type VoiceSettings = Static<typeof VoiceSettingsSchema> & Record<string, unknown>;
 
-function readSettings(value: unknown): Record<string, unknown> {
+/** Settings that did not read back as settings: the voice is listed, unavailable, with none. */
+const UNREADABLE_SETTINGS: VoiceSettings = {};
+
+function readSettings(value: unknown): VoiceSettings {
   return isRecord(value) && Value.Check(VoiceSettingsSchema, value) ? value : UNREADABLE_SETTINGS;
 }
 

@@ -1,4 +1,5 @@
 import type { Gender, VoiceInfo } from './types.js';
+import type { EngineId } from './engine-ids.js';
 
 /**
  * The catalog of built-in voices: human names, languages, genders, native rates and licenses.
@@ -32,14 +33,14 @@ export const LICENSES = {
 } as const;
 
 /** The catalog's voices among the names an engine says are installed. */
-export function installedVoices(engine: string, catalog: Record<string, VoiceEntry>, installed: Iterable<string>): VoiceInfo[] {
+export function installedVoices(engine: EngineId, catalog: Record<string, VoiceEntry>, installed: Iterable<string>): VoiceInfo[] {
   const names = new Set(installed);
   return Object.entries(catalog)
     .filter(([name]) => names.has(name))
     .map(([name, entry]) => voiceInfo(engine, name, entry));
 }
 
-export function voiceInfo(engine: string, voiceName: string, entry: VoiceEntry): VoiceInfo {
+export function voiceInfo(engine: EngineId, voiceName: string, entry: VoiceEntry): VoiceInfo {
   return {
     id: `${engine}:${voiceName}`,
     engine,

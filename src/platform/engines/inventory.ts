@@ -1,5 +1,6 @@
 import { engineDescriptors } from './registry.js';
 import { installedModels } from '../models/manager.js';
+import type { EngineId } from './engine-ids.js';
 
 /**
  * What `/api/system/info` lists: every engine with whether it can run here (and why not), and
@@ -22,7 +23,7 @@ export async function engineInventory(modelsDir: string) {
 }
 
 /** Whether an engine can run here now (a cheap probe: files and binaries, no native load). */
-export async function engineAvailable(modelsDir: string, id: string): Promise<boolean> {
+export async function engineAvailable(modelsDir: string, id: EngineId): Promise<boolean> {
   const descriptor = engineDescriptors(modelsDir).find((candidate) => candidate.id === id);
   if (!descriptor) return false;
   return (await descriptor.probe().catch(() => ({ available: false }))).available;

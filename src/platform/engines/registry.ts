@@ -17,6 +17,7 @@ import { createSpeakerEmbeddingEngine } from './sherpa/speaker-embedding.js';
 import { createVitsEngine } from './sherpa/vits.js';
 import { createWhisperEngine } from './sherpa/whisper.js';
 import { createZipVoiceEngine } from './sherpa/zipvoice.js';
+import { isNeuralEngineId, NEURAL_ENGINE_IDS, type NeuralEngineId } from './engine-ids.js';
 import type { EngineDescriptor } from './types.js';
 import { acousticVoiceprintEngine } from './voiceprint.js';
 import { acousticCheckEngine } from './voiceprint-check.js';
@@ -34,7 +35,8 @@ export const BUILTIN_ENGINES: readonly EngineDescriptor[] = [
   acousticCheckEngine,
 ];
 
-const NEURAL_FACTORIES: Record<string, (modelDir: string) => EngineDescriptor> = {
+/** The factory of every neural family, bound to a model folder when the registry lists it. */
+const NEURAL_FACTORIES: Record<NeuralEngineId, (modelDir: string) => EngineDescriptor> = {
   kokoro: createKokoroEngine,
   kitten: createKittenEngine,
   'pocket-tts': createPocketTtsEngine,
@@ -51,8 +53,9 @@ const NEURAL_FACTORIES: Record<string, (modelDir: string) => EngineDescriptor> =
  * of the family that is installed, else the first one (whose probe then says what is missing).
  */
 function neuralEngines(modelsDir: string): EngineDescriptor[] {
-  return Object.entries(NEURAL_FACTORIES).flatMap(([family, create]) => {
+  return NEURAL_ENGINE_IDS.flatMap((family) => {
     const models = catalog().filter((model) => model.engine === family);
+    const create = NEURAL_FACTORIES[family];
     const chosen = models.find((model) => existsSync(join(modelsDir, model.name))) ?? models[0];
     return chosen ? [create(join(modelsDir, chosen.name))] : [];
   });
@@ -69,7 +72,7 @@ export function engineDescriptors(modelsDir: string): EngineDescriptor[] {
  * build does not know are not checked.
  */
 export async function modelLoads(model: CatalogModel, dir: string): Promise<string | undefined> {
-  if (!Object.hasOwn(NEURAL_FACTORIES, model.engine)) return undefined;
-  const availability = await NEURAL_FACTORIES[model.engine]!(dir).probe();
+  if (!isNeuralEngineId(model.engine)) return undefined;
+  const availability = await NEURAL_FACTORIES[model.engine](dir).probe();
   return availability.available ? undefined : availability.reason;
 }

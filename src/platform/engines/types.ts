@@ -2,10 +2,11 @@ import type { VoiceAnalysis } from '../audio/analyse/index.js';
 import type { Pcm } from '../audio/pcm.js';
 import { EngineError } from '../errors.js';
 import { EngineKind } from '../models/catalog.js';
+import type { EngineId } from './engine-ids.js';
 
 export interface EngineCapabilities {
   /** Engine family id, e.g. `pico`, `espeak`, `festival`, `flite`, `kokoro`, `pocketsphinx`. */
-  engine: string;
+  engine: EngineId;
   kind: EngineKind;
   /** True for sherpa-onnx models, false for the built-in Debian engines. */
   neural: boolean;
@@ -41,7 +42,7 @@ export type Gender = 'female' | 'male';
 export interface VoiceInfo {
   /** Globally unique and stable: `<engine>:<engine voice name>`, e.g. `pico:en-US`, `espeak:mb-us1`. */
   id: string;
-  engine: string;
+  engine: EngineId;
   /** Human name, e.g. "Pico US English (female)". */
   name: string;
   /** Main language (BCP-47). */
@@ -177,7 +178,7 @@ export interface EngineSettings {
  * valid) and never loads native code; `load` does, once, in the host process.
  */
 export interface EngineDescriptor<E extends Engine = Engine> {
-  id: string;
+  id: EngineId;
   kind: EngineKind;
   neural: boolean;
   probe(): Promise<Availability>;

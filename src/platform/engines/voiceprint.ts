@@ -29,6 +29,7 @@ import { analyseVoice, type VoiceAnalysis } from '../audio/analyse/index.js';
 import type { Pcm } from '../audio/pcm.js';
 import { type EngineCapabilities, type EngineDescriptor, type JobContext, type VoicePrint, type VoicePrinter } from './types.js';
 import { EngineError } from '../errors.js';
+import type { BuiltinEngineId } from './engine-ids.js';
 
 export const ACOUSTIC_METHOD = 'acoustic-v1';
 
@@ -119,7 +120,7 @@ export const acousticSimilarity = groupedSimilarity(ACOUSTIC_METHOD, GROUPS);
 
 /** An engine around an acoustic print: no model, always available, made in the engine host. */
 export function acousticPrinterEngine(
-  id: string,
+  id: BuiltinEngineId,
   print: (pcm: Pcm, signal: AbortSignal) => VoicePrint | Promise<VoicePrint>,
   similarity: VoicePrinter['similarity'],
   extra: Pick<VoicePrinter, 'analyse'> = {},

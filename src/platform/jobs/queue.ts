@@ -1,5 +1,5 @@
 import { ApiError, EngineError } from '../errors.js';
-import type { EventBus } from '../events.js';
+import type { EventBus, JobEventData, JobEventType } from '../events.js';
 import type { JobRepository } from './job-repository.js';
 import type { Log } from '../log.js';
 import { jobNotFound, needsLogging, newJobRecord, now, publishJobEvent, toJobError } from './records.js';
@@ -226,7 +226,10 @@ export class JobQueue {
     record.state = 'running';
     record.startedAt = now();
     this.options.jobs.save(record);
-    const sink = { save: (saved: JobRecord) => this.options.jobs.save(saved), publish: (...event: Parameters<JobQueue['publish']>) => this.publish(...event) };
+    const sink = {
+      save: (saved: JobRecord) => this.options.jobs.save(saved),
+      publishProgress: (running: JobRecord, data: JobEventData['job.progress']) => this.publish(running, 'job.progress', data),
+    };
     const job = new RunningJob(record, sink, lane, this.isQuick(record));
     // Before the event: a listener asking what runs (a task's status) must find this job running.
     this.running.set(record.id, job);
@@ -275,7 +278,7 @@ export class JobQueue {
   }
 
   /** Records a terminal state, tells the owner, and resolves everyone waiting for the job. */
-  private finish(record: JobRecord, state: 'completed' | 'failed' | 'cancelled', data: Record<string, unknown>): void {
+  private finish<S extends 'completed' | 'failed' | 'cancelled'>(record: JobRecord, state: S, data: JobEventData[`job.${S}`]): void {
     record.state = state;
     record.finishedAt = now();
     this.options.jobs.save(record);
@@ -289,7 +292,7 @@ export class JobQueue {
     for (const resolve of waiters) resolve({ ...record });
   }
 
-  private publish(record: JobRecord, type: string, data: Record<string, unknown>): void {
+  private publish<T extends JobEventType>(record: JobRecord, type: T, data: JobEventData[T]): void {
     publishJobEvent(this.options.events, record, type, data);
   }
 }

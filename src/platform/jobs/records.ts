@@ -1,6 +1,6 @@
 import { isOpaqueEngineFailure, publicEngineError } from '../engines/types.js';
 import { ApiError, EngineError } from '../errors.js';
-import type { Audience, EventBus } from '../events.js';
+import type { Audience, EventBus, JobEvent, JobEventData, JobEventType } from '../events.js';
 import { insufficientStorage, isStorageFull } from '../storage-full.js';
 import type { JobError, JobRecord } from './types.js';
 import { newId } from '../util/ids.js';
@@ -46,9 +46,10 @@ export function jobNotFound(jobId: string): ApiError {
  * Publishes a job event to the job's owner, or to everyone for a job without one. The identifying
  * fields go last so a runner's result or progress extras cannot overwrite them.
  */
-export function publishJobEvent(events: EventBus, record: JobRecord, type: string, data: Record<string, unknown>): void {
+export function publishJobEvent<T extends JobEventType>(events: EventBus, record: JobRecord, type: T, data: JobEventData[T]): void {
   const audience: Audience = record.ownerKeyId === null ? { everyone: true } : { keyId: record.ownerKeyId };
-  events.publish({ type, audience, data: { ...data, job_id: record.id, kind: record.kind, task_id: record.taskId } });
+  const event: JobEvent<T> = { type, data: { ...data, job_id: record.id, kind: record.kind, task_id: record.taskId } };
+  events.publish({ ...event, audience });
 }
 
 /** Whether a job's failure hides what caused it from clients, so the server must log the cause. */

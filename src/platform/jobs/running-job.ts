@@ -1,3 +1,4 @@
+import type { JobEventData } from '../events.js';
 import type { JobRecord, JobRunContext } from './types.js';
 
 /** Progress can be reported many times a second; SQLite only needs to be roughly current. */
@@ -10,7 +11,7 @@ const PROGRESS_HEARTBEAT_MS = 1000;
 
 interface ProgressSink {
   save(record: JobRecord): void;
-  publish(record: JobRecord, type: string, data: Record<string, unknown>): void;
+  publishProgress(record: JobRecord, data: JobEventData['job.progress']): void;
 }
 
 /** A job while it runs: its abort controller and the pace at which its progress is saved and told. */
@@ -57,6 +58,6 @@ export class RunningJob {
 
   private publishProgress(extra: Record<string, unknown>): void {
     this.lastProgressEvent = Date.now();
-    this.sink.publish(this.record, 'job.progress', { ...extra, progress: this.record.progress, stage: this.record.stage });
+    this.sink.publishProgress(this.record, { ...extra, progress: this.record.progress, stage: this.record.stage });
   }
 }

@@ -2,19 +2,14 @@
  * The compute queue's contract. Every synthesis, clone, design, transcription and render is a job:
  * queued, run with bounded concurrency, cancellable, persisted so it survives a restart.
  */
+import type { JobError } from '../errors.js';
+
+export type { JobError };
 
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 /** States a job never leaves. */
 export const FINISHED_STATES: ReadonlySet<JobState> = new Set(['completed', 'failed', 'cancelled']);
-
-export interface JobError {
-  code: string;
-  message: string;
-  details: Record<string, unknown>;
-  /** The HTTP status of an ApiError a job threw (its request-level meaning); engine errors map by code. */
-  status?: number;
-}
 
 export interface JobRecord {
   id: string;

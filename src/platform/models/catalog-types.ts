@@ -21,6 +21,7 @@ export interface CatalogArchive extends FilePin {
 
 export interface CatalogModel {
   name: string;
+  /** The engine family; a string, as a test catalog may name one this build does not know (the registry checks it with isNeuralEngineId). */
   engine: string;
   kind: EngineKind;
   description: string;

@@ -9,6 +9,7 @@ import type { AudioStore } from '../store/audio-store.js';
 import { audioTooLong } from '../text/limits.js';
 import { speakAs, type RenderProgress } from './speaking.js';
 import type { RenderDeps, SpeechTimings, VoiceRendering } from './voice-rendering.js';
+import type { EngineId } from '../engines/engine-ids.js';
 
 /** Milliseconds spent in each stage of speaking, as recorded on tasks and shown by the bench. */
 export interface SpeakingStages {
@@ -27,7 +28,7 @@ export interface SpokenFile {
 }
 
 export interface SpeakingJob {
-  engine: string;
+  engine: EngineId;
   request: SynthesisRequest;
   rendering?: VoiceRendering;
   format: Exclude<AudioFormat, 'wav-float'>;

@@ -1,5 +1,6 @@
 import { durationOf, type Pcm } from '../audio/pcm.js';
 import type { PhonemeTiming, SynthesisRequest, SynthesisResult, WordTiming } from '../engines/types.js';
+import type { EngineId } from '../engines/engine-ids.js';
 import { EngineError } from '../errors.js';
 import { CALL_SECONDS, MAX_CALL_SECONDS, SpeechParts } from './speech-parts.js';
 import { Shaping, withRendering, type RenderDeps, type SpeechTimings, type VoiceRendering } from './voice-rendering.js';
@@ -37,7 +38,7 @@ const CALL_ENGINE_SECONDS = 1.5;
  */
 export async function speakAs(
   deps: RenderDeps,
-  engine: string,
+  engine: EngineId,
   request: SynthesisRequest,
   rendering: VoiceRendering,
   onAudio: (piece: Pcm) => Promise<void>,

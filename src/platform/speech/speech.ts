@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { type AudioFormat } from '../audio/encode.js';
+import type { EngineId } from '../engines/engine-ids.js';
 import { ApiError } from '../errors.js';
 import { loadLanguageDetector, preferredLanguage } from '../text/detect-language.js';
 import { primaryLanguage } from '../text/language-tag.js';
@@ -10,7 +11,7 @@ export type VoiceType = 'preset' | 'clone' | 'design';
 export interface SpeakingVoice {
   id: string;
   type: VoiceType;
-  engine: string;
+  engine: EngineId;
   engineVoice: string;
   language: string;
   languages: string[];

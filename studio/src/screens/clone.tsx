@@ -10,7 +10,7 @@ import { SampleCard } from './clone/sample-card.js';
 import { SampleInput } from './clone/sample-input.js';
 import type { Sample } from './clone/samples.js';
 import { hasEnded, useCloneJob } from './clone/use-clone-job.js';
-import './clone.css';
+import './clone/clone.css';
 
 const NO_OPTIONS: CloneOptions = { name: '', language: 'en', description: '', gender: '', method: '' };
 

@@ -8,7 +8,7 @@ import { DesignedVoice } from './design/designed-voice.js';
 import { EarlierDesigns } from './design/earlier-designs.js';
 import { useJobOfKind } from './voices/use-job-of-kind.js';
 import type { Voice } from './voices/voice-text.js';
-import './voices.css';
+import './voices/voices.css';
 import './design/design.css';
 
 /**

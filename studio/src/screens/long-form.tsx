@@ -6,7 +6,7 @@ import { hrefOf } from '../routes.js';
 import { ScriptForm } from './long-form/script-form.js';
 import { TaskView } from './long-form/task-view.js';
 import { useLongFormTask } from './long-form/use-long-form-task.js';
-import './long-form.css';
+import './long-form/long-form.css';
 
 /**
  * Long-form: a script becomes a task of sentence chunks, spoken by one or several voices in one or

@@ -11,7 +11,7 @@ import { rememberTask, type Block } from './timeline/model.js';
 import { RenderPanel } from './timeline/render-panel.js';
 import { TaskPicker } from './timeline/task-picker.js';
 import { useTimeline, type SaveState, type SaveWhen } from './timeline/use-timeline.js';
-import './timeline.css';
+import './timeline/timeline.css';
 
 type Task = Schemas['Task'];
 

@@ -7,7 +7,7 @@ import { useTask } from '../components/use-task.js';
 import { nextJobState } from '../components/job-progress.js';
 import { isTranscript, type Transcript } from './transcribe/transcript.js';
 import { TranscriptView } from './transcribe/transcript-view.js';
-import { Field } from './speak/field.js';
+import { Field } from '../components/field.js';
 import './transcribe/transcribe.css';
 
 const TRANSCRIPTION_JOB = 'transcription';
@@ -59,21 +59,23 @@ export function TranscribeScreen() {
     <div class="transcribe">
       <form onSubmit={(event) => void transcribe(event)} aria-label="Transcribe audio">
         <div class="row">
-          <Field id="transcribe-file" label="Audio file">
-            <input id="transcribe-file" type="file" accept="audio/*,video/*" onChange={(event) => setFile(event.currentTarget.files?.[0])} />
+          <Field label="Audio file">
+            {(id) => <input id={id} type="file" accept="audio/*,video/*" onChange={(event) => setFile(event.currentTarget.files?.[0])} />}
           </Field>
-          <Field id="transcribe-language" label="Language (detected when empty)">
-            <input
-              id="transcribe-language"
-              type="text"
-              value={language}
-              placeholder="en"
-              autocomplete="off"
-              spellcheck={false}
-              aria-invalid={languageProblem ? true : undefined}
-              aria-describedby="transcribe-language-hint"
-              onInput={(event) => setLanguage(event.currentTarget.value)}
-            />
+          <Field label="Language (detected when empty)">
+            {(id) => (
+              <input
+                id={id}
+                type="text"
+                value={language}
+                placeholder="en"
+                autocomplete="off"
+                spellcheck={false}
+                aria-invalid={languageProblem ? true : undefined}
+                aria-describedby="transcribe-language-hint"
+                onInput={(event) => setLanguage(event.currentTarget.value)}
+              />
+            )}
           </Field>
           <button type="submit" class="primary" disabled={!file || task.busy || !!languageProblem}>
             Transcribe

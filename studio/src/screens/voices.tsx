@@ -10,7 +10,7 @@ import { VoiceCard } from './voices/voice-card.js';
 import { VoiceDetails } from './voices/voice-details.js';
 import { VoiceFilters } from './voices/voice-filters.js';
 import type { Voice } from './voices/voice-text.js';
-import './voices.css';
+import './voices/voices.css';
 
 /** How long the search box waits for typing to stop before asking the service. */
 const SEARCH_PAUSE_MS = 250;

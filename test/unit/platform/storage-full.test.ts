@@ -188,8 +188,8 @@ describe('EventBus', () => {
       throw sqliteFull();
     });
     events.subscribe((event) => heard.push(event.type));
-    assert.doesNotThrow(() => events.publish({ type: 'job.failed', data: {}, audience: { everyone: true } }));
-    assert.deepEqual(heard, ['job.failed']);
+    assert.doesNotThrow(() => events.publish({ type: 'key.updated', data: { key_id: 'key_1' }, audience: { internal: true } }));
+    assert.deepEqual(heard, ['key.updated']);
   });
 });
 

@@ -13,6 +13,7 @@ import type {
   VoicePrinter,
 } from '../types.js';
 import { EngineError } from '../../errors.js';
+import type { EngineId } from '../engine-ids.js';
 
 /** A method's parameters as a job sends them: without the JobContext the host adds. */
 type WithoutContext<A extends unknown[]> = A extends [...infer Rest, JobContext] ? Rest : A;
@@ -54,41 +55,41 @@ export interface CallOptions {
  * host. Implementations carry a call to the host and bring its result back.
  */
 export abstract class EngineClient {
-  protected abstract run<M extends EngineMethod>(engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>>;
+  protected abstract run<M extends EngineMethod>(engine: EngineId, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>>;
 
-  capabilities(engine: string, options: CallOptions = {}): Promise<EngineCapabilities> {
+  capabilities(engine: EngineId, options: CallOptions = {}): Promise<EngineCapabilities> {
     return this.run(engine, { method: 'capabilities', args: [] }, options);
   }
 
-  listVoices(engine: string, options: CallOptions = {}): Promise<EngineResult<'listVoices'>> {
+  listVoices(engine: EngineId, options: CallOptions = {}): Promise<EngineResult<'listVoices'>> {
     return this.run(engine, { method: 'listVoices', args: [] }, options);
   }
 
-  voiceVector(engine: string, voice: string, options: CallOptions = {}): Promise<Float32Array> {
+  voiceVector(engine: EngineId, voice: string, options: CallOptions = {}): Promise<Float32Array> {
     return this.run(engine, { method: 'voiceVector', args: [voice] }, options);
   }
 
-  synthesize(engine: string, request: SynthesisRequest, options: CallOptions = {}): Promise<EngineResult<'synthesize'>> {
+  synthesize(engine: EngineId, request: SynthesisRequest, options: CallOptions = {}): Promise<EngineResult<'synthesize'>> {
     return this.run(engine, { method: 'synthesize', args: [request] }, options);
   }
 
-  recognize(engine: string, request: RecognitionRequest, options: CallOptions = {}): Promise<EngineResult<'recognize'>> {
+  recognize(engine: EngineId, request: RecognitionRequest, options: CallOptions = {}): Promise<EngineResult<'recognize'>> {
     return this.run(engine, { method: 'recognize', args: [request] }, options);
   }
 
-  extract(engine: string, pcm: Pcm, options: CallOptions = {}): Promise<VoicePrint> {
+  extract(engine: EngineId, pcm: Pcm, options: CallOptions = {}): Promise<VoicePrint> {
     return this.run(engine, { method: 'extract', args: [pcm] }, options);
   }
 
-  similarity(engine: string, a: VoicePrint, b: VoicePrint, options: CallOptions = {}): Promise<number> {
+  similarity(engine: EngineId, a: VoicePrint, b: VoicePrint, options: CallOptions = {}): Promise<number> {
     return this.run(engine, { method: 'similarity', args: [a, b] }, options);
   }
 
-  analyse(engine: string, pcm: Pcm, options: CallOptions = {}): Promise<EngineResult<'analyse'>> {
+  analyse(engine: EngineId, pcm: Pcm, options: CallOptions = {}): Promise<EngineResult<'analyse'>> {
     return this.run(engine, { method: 'analyse', args: [pcm] }, options);
   }
 
-  detect(engine: string, pcm: Pcm, options: CallOptions = {}): Promise<EngineResult<'detect'>> {
+  detect(engine: EngineId, pcm: Pcm, options: CallOptions = {}): Promise<EngineResult<'detect'>> {
     return this.run(engine, { method: 'detect', args: [pcm] }, options);
   }
 }

@@ -6,9 +6,10 @@
  */
 import type { EngineCall } from './calls.js';
 import type { FramePlace } from './sample-frames.js';
+import type { EngineId } from '../engine-ids.js';
 
 /** A call of an engine method; `args` are that method's parameters without the JobContext. `stream`: send each piece of audio as it is ready. */
-export type RunMessage = { type: 'run'; id: number; engine: string; stream?: boolean } & EngineCall;
+export type RunMessage = { type: 'run'; id: number; engine: EngineId; stream?: boolean } & EngineCall;
 
 export interface CancelMessage {
   type: 'cancel';

@@ -7,6 +7,7 @@ import { isResultOf } from './results.js';
 import { FrameReader } from './sample-frames.js';
 import { Readable } from 'node:stream';
 import { EngineError } from '../../errors.js';
+import type { EngineId } from '../engine-ids.js';
 
 export interface EngineHostOptions {
   modelsDir: string;
@@ -77,7 +78,7 @@ export class EngineHost extends EngineClient {
     super();
   }
 
-  protected run<M extends EngineMethod>(engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
+  protected run<M extends EngineMethod>(engine: EngineId, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
     const id = this.nextId++;
     const stream = options.onAudio !== undefined;
     return this.enqueue(id, { type: 'run', id, engine, stream, ...call }, options).then((value) => {

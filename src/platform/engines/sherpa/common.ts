@@ -5,6 +5,7 @@ import { loadSherpa } from './load.js';
 import type { OfflineTts, SherpaModule } from './sherpa-types.js';
 import { EngineError, errorText } from '../../errors.js';
 import { type EngineKind } from '../../models/catalog.js';
+import type { NeuralEngineId } from '../engine-ids.js';
 
 /** Shared plumbing of the sherpa-onnx engines. */
 
@@ -19,7 +20,7 @@ async function probeWith(validate: () => Promise<unknown>): Promise<Availability
   }
 }
 
-export function neuralCapabilities(engine: string, kind: EngineCapabilities['kind'], rest: Partial<EngineCapabilities>): EngineCapabilities {
+export function neuralCapabilities(engine: NeuralEngineId, kind: EngineCapabilities['kind'], rest: Partial<EngineCapabilities>): EngineCapabilities {
   return {
     engine,
     kind,
@@ -118,7 +119,7 @@ const NO_AUDIO = /produced no audio/;
  * before native code sees them, because some bad model files crash the process instead of throwing.
  */
 export function neuralEngine<E extends Engine, F>(
-  id: string,
+  id: NeuralEngineId,
   kind: EngineKind,
   validate: () => Promise<F>,
   build: (files: F, sherpa: SherpaModule) => Promise<E>,

@@ -127,7 +127,7 @@ class VitsSynthesizer implements Synthesizer {
     private readonly sherpa: SherpaModule,
   ) {
     this.capabilities = neuralCapabilities('vits', 'synthesizer', { languages: [files.language], speed: true });
-    const voices = Array.from({ length: files.speakers }, (_, sid) => {
+    const voices = Array.from({ length: files.speakers }, (_, sid): VoiceInfo & { sid: number } => {
       const single = files.speakers === 1;
       return {
         id: single ? `vits:${files.name}` : `vits:${files.name}#${sid}`,

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { Field } from '../voices/field.js';
+import { Field } from '../../components/field.js';
 import type { operations } from '../../../../src/client/schema.js';
 
 export type DesignBody = operations['createDesign']['requestBody']['content']['application/json'];

@@ -4,7 +4,7 @@ import { JobProgress } from '../../components/job-progress.js';
 import { ErrorNote, Warnings } from '../../components/notice.js';
 import { useTask } from '../../components/use-task.js';
 import { hrefOf } from '../../routes.js';
-import { Field } from '../voices/field.js';
+import { Field } from '../../components/field.js';
 import { designOf, MeasuredFacts, measuredOf, UnderstoodAttributes } from '../voices/design-attributes.js';
 import { QualityFacts } from '../voices/quality.js';
 import { usePreviewPlayer } from '../voices/use-preview-player.js';

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../../api.js';
+import { Field } from '../../components/field.js';
 import { ErrorNote } from '../../components/notice.js';
 import { useTask } from '../../components/use-task.js';
 import { optionalNumber } from './script.js';
@@ -20,7 +21,7 @@ const seconds = (value: number | null) => (value === null ? '' : `${value.toFixe
 /** One chunk: its state, its selected take to play, the choice between takes, and a new take. */
 export function ChunkRow({ taskId, chunk, voices, onRegenerated, onSelected }: ChunkRowProps) {
   const number = chunk.index + 1;
-  const ids = { take: useId(), text: useId(), seed: useId() };
+  const ids = { text: useId(), seed: useId() };
   const [text, setText] = useState(chunk.text);
   const [seed, setSeed] = useState('');
   const { busy, error, run } = useTask();
@@ -59,17 +60,18 @@ export function ChunkRow({ taskId, chunk, voices, onRegenerated, onSelected }: C
       {chunk.error ? <p class="error">{chunk.error.message}</p> : null}
       <div class="row">
         {chunk.state === 'completed' ? <audio controls preload="none" src={chunkAudioUrl(taskId, chunk)} aria-label={`Audio of chunk ${number}`} /> : null}
-        <div class="field">
-          <label for={ids.take}>Take of chunk {number}</label>
-          <select id={ids.take} value={String(chunk.selected_take)} disabled={busy} onChange={(event) => select(Number(event.currentTarget.value))}>
-            {chunk.takes.map((take) => (
-              <option key={take.take} value={String(take.take)} disabled={take.take !== chunk.selected_take && take.state !== 'completed'}>
-                Take {take.take} · {take.state} {seconds(take.duration)}
-                {take.text === chunk.text ? '' : ` · “${take.text}”`}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field label={`Take of chunk ${number}`}>
+          {(id) => (
+            <select id={id} value={String(chunk.selected_take)} disabled={busy} onChange={(event) => select(Number(event.currentTarget.value))}>
+              {chunk.takes.map((take) => (
+                <option key={take.take} value={String(take.take)} disabled={take.take !== chunk.selected_take && take.state !== 'completed'}>
+                  Take {take.take} · {take.state} {seconds(take.duration)}
+                  {take.text === chunk.text ? '' : ` · “${take.text}”`}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
       </div>
       <details>
         <summary>Retake chunk {number}…</summary>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ok, taskAudioUrl } from '../../api.js';
+import { Field } from '../../components/field.js';
 import { ErrorNote } from '../../components/notice.js';
 import { useTask } from '../../components/use-task.js';
 import { optionalNumber } from './script.js';
@@ -72,16 +73,17 @@ export function MergePanel({ task, onMerged }: { task: Task; onMerged: () => voi
           Crossfade where the pause is 0 (ms)
           <input id="lf-crossfade" type="number" min={0} max={2000} step={10} value={crossfade} onInput={(event) => setCrossfade(event.currentTarget.value)} />
         </label>
-        <div class="field">
-          <label for="lf-format">Format</label>
-          <select id="lf-format" value={format} onChange={(event) => isFormat(event.currentTarget.value) && setFormat(event.currentTarget.value)}>
-            {FORMATS.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field label="Format">
+          {(id) => (
+            <select id={id} value={format} onChange={(event) => isFormat(event.currentTarget.value) && setFormat(event.currentTarget.value)}>
+              {FORMATS.map((option) => (
+                <option key={option} value={option}>
+                  {option}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <label class="inline">
           <input type="checkbox" checked={normalize} onChange={(event) => setNormalize(event.currentTarget.checked)} />
           Normalise loudness (−16 LUFS)

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { Schemas } from '../../api.js';
+import { Field } from '../../components/field.js';
 import { ErrorNote } from '../../components/notice.js';
 import { useTask } from '../../components/use-task.js';
 import { languageList, optionalNumber, ROUTE_NAMES, speakersOf, startLongForm, type Plan } from './script.js';
@@ -86,16 +87,17 @@ export function ScriptForm({ voices, onStarted }: { voices: Voice[]; onStarted: 
               <input id="lf-languages" value={languages} placeholder="en, de, fr" onInput={(event) => setLanguages(event.currentTarget.value)} />
             </label>
           ) : (
-            <div key="language" class="field">
-              <label for="lf-language">Language</label>
-              <select id="lf-language" value={spokenLanguage} onChange={(event) => setLanguage(event.currentTarget.value)} disabled={!voice}>
-                {(voice?.languages ?? []).map((tag) => (
-                  <option key={tag} value={tag}>
-                    {tag}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <Field key="language" label="Language">
+              {(id) => (
+                <select id={id} value={spokenLanguage} onChange={(event) => setLanguage(event.currentTarget.value)} disabled={!voice}>
+                  {(voice?.languages ?? []).map((tag) => (
+                    <option key={tag} value={tag}>
+                      {tag}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
           )}
           <label key="detect" class="inline">
             <input type="checkbox" checked={detect} onChange={(event) => setDetect(event.currentTarget.checked)} />

@@ -1,5 +1,5 @@
 import { canStream, type AudioFormat } from './generate.js';
-import { Field } from './field.js';
+import { Field } from '../../components/field.js';
 
 const FORMATS: { value: AudioFormat; label: string }[] = [
   { value: 'mp3', label: 'MP3' },
@@ -26,33 +26,37 @@ export function OutputOptions({ choice, onChange }: { choice: OutputChoice; onCh
   return (
     <>
       <div class="row">
-        <Field id="speak-format" label="Format">
-          <select
-            id="speak-format"
-            value={format}
-            onChange={(event) => onChange({ ...choice, format: FORMATS.find((entry) => entry.value === event.currentTarget.value)?.value ?? 'wav' })}
-          >
-            {FORMATS.map((entry) => (
-              <option key={entry.value} value={entry.value}>
-                {entry.label}
-              </option>
-            ))}
-          </select>
+        <Field label="Format">
+          {(id) => (
+            <select
+              id={id}
+              value={format}
+              onChange={(event) => onChange({ ...choice, format: FORMATS.find((entry) => entry.value === event.currentTarget.value)?.value ?? 'wav' })}
+            >
+              {FORMATS.map((entry) => (
+                <option key={entry.value} value={entry.value}>
+                  {entry.label}
+                </option>
+              ))}
+            </select>
+          )}
         </Field>
-        <Field id="speak-speed" label="Speed">
-          <span class="speak-speed">
-            <input
-              id="speak-speed"
-              type="range"
-              min={0.25}
-              max={4}
-              step={0.05}
-              value={speed}
-              aria-valuetext={`${speed.toFixed(2)} times`}
-              onInput={(event) => onChange({ ...choice, speed: Number(event.currentTarget.value) })}
-            />
-            <output for="speak-speed">{speed.toFixed(2)}×</output>
-          </span>
+        <Field label="Speed">
+          {(id) => (
+            <span class="speak-speed">
+              <input
+                id={id}
+                type="range"
+                min={0.25}
+                max={4}
+                step={0.05}
+                value={speed}
+                aria-valuetext={`${speed.toFixed(2)} times`}
+                onInput={(event) => onChange({ ...choice, speed: Number(event.currentTarget.value) })}
+              />
+              <output for={id}>{speed.toFixed(2)}×</output>
+            </span>
+          )}
         </Field>
         <label class="speak-check" for="speak-stream">
           <input

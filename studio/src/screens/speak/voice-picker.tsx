@@ -1,6 +1,6 @@
 import { useMemo } from 'preact/hooks';
 import type { Schemas } from '../../api.js';
-import { Field } from './field.js';
+import { Field } from '../../components/field.js';
 
 type Voice = Schemas['Voice'];
 
@@ -57,38 +57,44 @@ export function VoicePicker({ voices, voiceId, onVoice, filter, onFilter, langua
 
   return (
     <div class="row">
-      <Field id="speak-filter" label="Show voices in">
-        <select id="speak-filter" value={filter} onChange={(event) => onFilter(event.currentTarget.value)}>
-          <option value="">All languages</option>
-          {primaries.map((primary) => (
-            <option key={primary} value={primary}>
-              {languageName(primary)}
-            </option>
-          ))}
-        </select>
+      <Field label="Show voices in">
+        {(id) => (
+          <select id={id} value={filter} onChange={(event) => onFilter(event.currentTarget.value)}>
+            <option value="">All languages</option>
+            {primaries.map((primary) => (
+              <option key={primary} value={primary}>
+                {languageName(primary)}
+              </option>
+            ))}
+          </select>
+        )}
       </Field>
       <Field id="speak-voice" label="Voice">
-        <select id="speak-voice" value={voiceId} onChange={(event) => onVoice(event.currentTarget.value)}>
-          {voiceId === '' ? <option value="">Choose a voice</option> : null}
-          {groups.map((group) => (
-            <optgroup key={group.tag} label={group.label}>
-              {group.members.map((voice) => (
-                <option key={voice.id} value={voice.id}>
-                  {optionLabel(voice)}
-                </option>
-              ))}
-            </optgroup>
-          ))}
-        </select>
+        {(id) => (
+          <select id={id} value={voiceId} onChange={(event) => onVoice(event.currentTarget.value)}>
+            {voiceId === '' ? <option value="">Choose a voice</option> : null}
+            {groups.map((group) => (
+              <optgroup key={group.tag} label={group.label}>
+                {group.members.map((voice) => (
+                  <option key={voice.id} value={voice.id}>
+                    {optionLabel(voice)}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        )}
       </Field>
-      <Field id="speak-language" label="Language of the text">
-        <select id="speak-language" value={language} onChange={(event) => onLanguage(event.currentTarget.value)} disabled={spoken.length === 0}>
-          {spoken.map((tag) => (
-            <option key={tag} value={tag}>
-              {languageName(tag)} ({tag})
-            </option>
-          ))}
-        </select>
+      <Field label="Language of the text">
+        {(id) => (
+          <select id={id} value={language} onChange={(event) => onLanguage(event.currentTarget.value)} disabled={spoken.length === 0}>
+            {spoken.map((tag) => (
+              <option key={tag} value={tag}>
+                {languageName(tag)} ({tag})
+              </option>
+            ))}
+          </select>
+        )}
       </Field>
     </div>
   );

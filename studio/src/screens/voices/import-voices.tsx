@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, ok } from '../../api.js';
 import { ErrorNote } from '../../components/notice.js';
 import { useTask } from '../../components/use-task.js';
-import { Field } from './field.js';
+import { Field } from '../../components/field.js';
 import type { operations } from '../../../../src/client/schema.js';
 
 type ImportPreview = operations['previewVoiceImport']['responses'][200]['content']['application/json'];

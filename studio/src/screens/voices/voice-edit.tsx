@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../../api.js';
 import { ErrorNote } from '../../components/notice.js';
 import { useTask } from '../../components/use-task.js';
-import { Field } from './field.js';
+import { Field } from '../../components/field.js';
 import { isCustom, type Voice } from './voice-text.js';
 
 interface VoiceEditFormProps {

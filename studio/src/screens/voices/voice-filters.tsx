@@ -1,5 +1,5 @@
 import type { Schemas } from '../../api.js';
-import { Field } from './field.js';
+import { Field } from '../../components/field.js';
 import type { VoiceFilterValues } from './use-voice-library.js';
 import { baseLanguage, languageName, type Voice } from './voice-text.js';
 

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { parseWav } from '../../../../src/platform/audio/wav.js';
 import { engineErrorStatus } from '../../../../src/platform/engines/error-status.js';
 import { EngineHost } from '../../../../src/platform/engines/host/supervisor.js';
+import type { EngineId } from '../../../../src/platform/engines/engine-ids.js';
 import type { SynthesisRequest } from '../../../../src/platform/engines/types.js';
 import { EngineError } from '../../../../src/platform/errors.js';
 import { REFERENCE_AUDIO } from '../../../helpers/paths.js';
@@ -69,7 +70,7 @@ const SENTENCE = 'The quick brown fox jumps over the lazy dog.';
 const REFUSALS = new Set(['text_empty', 'text_not_speakable', 'engine_piece_timeout']);
 
 interface Speaker {
-  engine: string;
+  engine: EngineId;
   voice: string;
   /** What the voice needs besides the text (a reference recording for the cloning engines). */
   extra?: Partial<SynthesisRequest>;
@@ -142,7 +143,7 @@ describe('text a user can type, to every engine and voice family', { timeout: 1_
   });
 
   /** Every voice of the engine, or those of `only` it has. */
-  const voicesOf = async (engine: string, only?: string[]): Promise<Speaker[]> =>
+  const voicesOf = async (engine: EngineId, only?: string[]): Promise<Speaker[]> =>
     (await host.listVoices(engine)).filter((voice) => !only || only.includes(voice.id)).map((voice) => ({ engine, voice: voice.id }));
 
   /** Every short text (and the dotted chains, for a voice eSpeak NG phonemizes) to the speaker; the answers by text. */

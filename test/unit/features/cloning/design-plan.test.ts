@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chooseBaseVoice, designAttributes, designTargets } from '../../../../src/features/cloning/design-plan.js';
 import type { SpeakingVoice } from '../../../../src/platform/speech/speech.js';
+import type { EngineId } from '../../../../src/platform/engines/engine-ids.js';
+import { engineOf } from '../../../helpers/engine-ids.js';
 
 const voice = (id: string, language: string, gender: 'female' | 'male'): SpeakingVoice => ({
   id,
   type: 'preset',
-  engine: id.split(':')[0]!,
+  engine: engineOf(id),
   engineVoice: id,
   language,
   languages: [language],
@@ -21,7 +23,7 @@ const VOICES = [
   voice('pico:en-GB', 'en-GB', 'female'),
   voice('festival:kal_diphone', 'en-US', 'male'),
 ];
-const ORDER = ['flite', 'pico', 'festival'];
+const ORDER: EngineId[] = ['flite', 'pico', 'festival'];
 
 test('described attributes become targets in the described directions', () => {
   const deep = designTargets(designAttributes({ description: 'a calm, deep male voice, slow', language: 'en' }).attributes, undefined);

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { nearestPreset, planChunks } from '../../../../src/features/long-form/plan.js';
 import type { SpeakingVoice } from '../../../../src/platform/speech/speech.js';
+import { engineOf } from '../../../helpers/engine-ids.js';
 
 const preset = (id: string, language: string, languages: string[] = [language]): SpeakingVoice => ({
   id,
   type: 'preset',
-  engine: id.split(':')[0]!,
+  engine: engineOf(id),
   engineVoice: id,
   language,
   languages,

@@ -11,10 +11,11 @@ import {
   type CatalogVoice,
 } from '../../../../src/features/openai/catalog.js';
 import { languageTagFor } from '../../../../src/platform/speech/speech.js';
+import { engineOf } from '../../../helpers/engine-ids.js';
 
 const voice = (id: string, language: string, gender: CatalogVoice['gender'], license: string | null = null): CatalogVoice => ({
   id,
-  engine: id.split(':')[0]!,
+  engine: engineOf(id),
   language,
   languages: [language],
   gender,

@@ -12,6 +12,7 @@ import { openDatabase, type Db } from '../../../../src/platform/store/database.j
 import { VoiceService } from '../../../../src/features/voices/service.js';
 import { CategoryRepository } from '../../../../src/features/voices/category-repository.js';
 import { VoiceRepository, type VoiceRecord, type VoiceSampleRecord } from '../../../../src/features/voices/voice-repository.js';
+import type { EngineId } from '../../../../src/platform/engines/engine-ids.js';
 import type { VoiceInfo } from '../../../../src/platform/engines/types.js';
 import { removeDir, tempDir } from '../../../helpers/timbre.js';
 import { deflatedZeros, rawZip } from '../../../helpers/zips.js';
@@ -136,12 +137,14 @@ describe('voice archive format', () => {
     assert.deepEqual(await codes(zipSync({ 'manifest.json': json(manifest(misnamed)), 'samples/voice_b/1.wav': wav(0.5) })), ['sample_name_invalid']);
   });
 
-  test('a manifest of another format, with unknown fields or duplicate voices is refused', async () => {
+  test('a manifest of another format, with unknown fields, an engine this build does not know or duplicate voices is refused', async () => {
     assert.deepEqual(await codes(zipSync({})), ['manifest_missing']);
     assert.deepEqual(await codes(zipSync({ 'manifest.json': new TextEncoder().encode('{') })), ['manifest_invalid']);
     assert.ok((await codes(zipSync({ 'manifest.json': json({ ...manifest(), format: 'other' }) }))).includes('manifest_invalid'));
     assert.ok((await codes(zipSync({ 'manifest.json': json({ ...manifest(), extra: true }) }))).includes('manifest_invalid'));
     assert.ok((await codes(zipSync({ 'manifest.json': json(manifest({ ...voice('preset:x'), samples: [] })) }))).includes('manifest_invalid'));
+    const unknownEngine = { ...voice('voice_a'), engine: 'no-such-engine', samples: [] };
+    assert.deepEqual(await codes(zipSync({ 'manifest.json': json({ ...manifest(), voices: [unknownEngine] }) })), ['manifest_invalid']);
     assert.deepEqual(await codes(zipSync({ 'manifest.json': json(manifest({ ...voice('voice_a'), samples: [] }, { ...voice('voice_a'), samples: [] })) })), [
       'duplicate_voice',
     ]);
@@ -286,7 +289,7 @@ describe('voice archive import and export', () => {
 });
 
 describe('preset sync', () => {
-  const preset = (engine: string, name: string): VoiceInfo => ({
+  const preset = (engine: EngineId, name: string): VoiceInfo => ({
     id: `${engine}:${name}`,
     engine,
     name,
@@ -302,7 +305,7 @@ describe('preset sync', () => {
     const db = openDatabase(dataDir);
     try {
       const repository = new VoiceRepository(db);
-      const installed = [preset('a', 'one'), preset('b', 'two'), preset('c', 'three')];
+      const installed = [preset('pico', 'one'), preset('flite', 'two'), preset('espeak', 'three')];
       const service = new VoiceService({
         voices: repository,
         categories: new CategoryRepository(db),
@@ -313,14 +316,14 @@ describe('preset sync', () => {
         kept: new KeptWrites(createLog('silent')),
         archiveLimits: LIMITS,
       });
-      await service.update('a:one', { tags: ['kept'], favorite: true });
-      service.syncPresets([{ ...preset('a', 'one'), name: 'Renamed by the engine' }], ['c']);
-      const one = repository.findById('a:one')!;
+      await service.update('pico:one', { tags: ['kept'], favorite: true });
+      service.syncPresets([{ ...preset('pico', 'one'), name: 'Renamed by the engine' }], ['espeak']);
+      const one = repository.findById('pico:one')!;
       assert.deepEqual([one.name, one.tags, one.favorite, one.available], ['Renamed by the engine', ['kept'], true, true]);
-      assert.equal(repository.findById('b:two')?.available, false);
-      assert.equal(repository.findById('c:three')?.available, true);
-      service.syncPresets([preset('b', 'two')]);
-      assert.equal(repository.findById('b:two')?.available, true);
+      assert.equal(repository.findById('flite:two')?.available, false);
+      assert.equal(repository.findById('espeak:three')?.available, true);
+      service.syncPresets([preset('flite', 'two')]);
+      assert.equal(repository.findById('flite:two')?.available, true);
     } finally {
       db.close();
       await removeDir(dataDir);

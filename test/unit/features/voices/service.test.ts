@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { CategoryRepository, VoiceRepository, VoiceService } from '../../../../src/features/voices/index.js';
+import type { EngineId } from '../../../../src/platform/engines/engine-ids.js';
 import type { VoiceInfo } from '../../../../src/platform/engines/types.js';
 import { ApiError } from '../../../../src/platform/errors.js';
 import { isStorageFull } from '../../../../src/platform/storage-full.js';
@@ -11,7 +12,7 @@ import { AudioStore } from '../../../../src/platform/store/audio-store.js';
 import { openDatabase, type Db } from '../../../../src/platform/store/database.js';
 import { removeDir, tempDir } from '../../../helpers/timbre.js';
 
-const preset = (engine: string, name: string, language: string, description?: string): VoiceInfo => ({
+const preset = (engine: EngineId, name: string, language: string, description?: string): VoiceInfo => ({
   id: `${engine}:${name}`,
   engine,
   name: `${engine} ${name}`,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createBuiltinSynthesizer, runEngineProgram, type BuiltinEngine } from '../../../../src/platform/engines/builtin-common.js';
+import type { EngineId } from '../../../../src/platform/engines/engine-ids.js';
 import { groupLongDigitRuns } from '../../../../src/platform/engines/pico.js';
 import { type VoiceInfo } from '../../../../src/platform/engines/types.js';
 import { EngineError } from '../../../../src/platform/errors.js';
@@ -15,7 +16,7 @@ import {
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
 /** The capabilities of a test engine that speaks English and nothing else of note. */
-const englishSynthesizer = (engine: string, changes: Partial<BuiltinEngine['capabilities']>): BuiltinEngine['capabilities'] => ({
+const englishSynthesizer = (engine: EngineId, changes: Partial<BuiltinEngine['capabilities']>): BuiltinEngine['capabilities'] => ({
   engine,
   kind: 'synthesizer',
   neural: false,
@@ -80,7 +81,7 @@ describe('what the built-in engines are given to read', () => {
 describe('what a voice cannot read', () => {
   const voice: VoiceInfo = {
     id: 'latin:one',
-    engine: 'latin',
+    engine: 'pico',
     name: 'Latin only',
     language: 'en-US',
     languages: ['en-US'],
@@ -91,7 +92,7 @@ describe('what a voice cannot read', () => {
   const heard: string[] = [];
   /** Reads Latin script only, and says nothing (no samples) for a piece without an ASCII letter. */
   const latin: BuiltinEngine = {
-    capabilities: englishSynthesizer('latin', { speed: false }),
+    capabilities: englishSynthesizer('pico', { speed: false }),
     discoverVoices: async () => [voice],
     scriptsRead: () => ['Latin'],
     renderPiece: async (job) => {
@@ -135,7 +136,7 @@ describe('what a voice cannot read', () => {
 describe('the per-piece time limit', () => {
   const voice: VoiceInfo = {
     id: 'slow:one',
-    engine: 'slow',
+    engine: 'flite',
     name: 'Slow',
     language: 'en-US',
     languages: ['en-US'],
@@ -145,7 +146,7 @@ describe('the per-piece time limit', () => {
   };
   /** An engine whose program never finishes a piece: `sleep`, stopped only by the piece's signal. */
   const stuck: BuiltinEngine = {
-    capabilities: englishSynthesizer('slow', { speed: true }),
+    capabilities: englishSynthesizer('flite', { speed: true }),
     discoverVoices: async () => [voice],
     renderPiece: async (job) => {
       await runEngineProgram('sleep', ['30'], { signal: job.signal });

@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { jobKind } from '../../../../src/platform/jobs/kinds.js';
 import { JobQueue } from '../../../../src/platform/jobs/queue.js';
 import type { JobRecord, JobRunContext } from '../../../../src/platform/jobs/types.js';
-import { EventBus, type ServiceEvent } from '../../../../src/platform/events.js';
+import { EventBus, isJobEvent, type Audience, type JobEvent } from '../../../../src/platform/events.js';
 import { openDatabase, type Db } from '../../../../src/platform/store/database.js';
 import { JobRepository } from '../../../../src/platform/jobs/job-repository.js';
 import { KeptWrites } from '../../../../src/platform/store/kept-writes.js';
@@ -84,7 +84,7 @@ describe('JobQueue', () => {
   let db: Db;
   let jobs: JobRepository;
   let events: EventBus;
-  let seen: ServiceEvent[];
+  let seen: (JobEvent & { audience: Audience })[];
   let gate: Gate;
 
   function makeQueue(options: { concurrency?: number; maxQueued?: number } = {}): JobQueue {
@@ -102,7 +102,9 @@ describe('JobQueue', () => {
     jobs = new JobRepository(db, new KeptWrites(createLog('silent')));
     events = new EventBus(createLog('silent'));
     seen = [];
-    events.subscribe((event) => seen.push(event));
+    events.subscribe((event) => {
+      if (isJobEvent(event)) seen.push(event);
+    });
     gate = new Gate();
   });
   afterEach(async () => {
@@ -117,7 +119,10 @@ describe('JobQueue', () => {
     assert.equal(a.state, 'queued');
     assert.match(a.id, /^job_[A-Za-z0-9_-]+$/);
     assert.deepEqual(
-      [a, b, c].map((job) => eventsOf(job.id)[0]?.data.position),
+      [a, b, c].map((job) => {
+        const queued = eventsOf(job.id)[0];
+        return queued?.type === 'job.queued' ? queued.data.position : undefined;
+      }),
       [1, 2, 3],
     );
 
@@ -150,7 +155,7 @@ describe('JobQueue', () => {
     const job = queue.submit({ kind: WORK, ownerKeyId: 'key_1', payload: 'slow' });
     const call = await gate.started(0);
     call.context.progress(0.25, 'synthesizing');
-    const heard = deferred<ServiceEvent>();
+    const heard = deferred<JobEvent<'job.progress'>>();
     const unsubscribe = events.subscribe((event) => {
       if (event.type === 'job.progress' && event.data.job_id === job.id) heard.resolve(event);
     });
@@ -314,7 +319,9 @@ describe('JobQueue', () => {
     assert.equal(failed.state, 'failed');
     assert.deepEqual(failed.error, { code: 'voice_not_found', message: 'No voice x', details: { voice: 'x' } });
     assert.deepEqual(jobs.findById(engine.id)?.error, failed.error);
-    assert.deepEqual(eventsOf(engine.id).at(-1)?.data.error, failed.error);
+    const told = eventsOf(engine.id).at(-1);
+    assert.equal(told?.type, 'job.failed');
+    assert.deepEqual(told.data.error, failed.error);
     assert.equal((await queue.wait(api.id)).error?.code, 'text_empty');
     assert.deepEqual(
       (await queue.wait(plain.id)).error,

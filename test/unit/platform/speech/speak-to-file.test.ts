@@ -6,7 +6,7 @@ import { parseWav } from '../../../../src/platform/audio/wav.js';
 import { EngineClient, type CallOptions, type EngineCall, type EngineMethod, type EngineResult } from '../../../../src/platform/engines/host/calls.js';
 import { isResultOf } from '../../../../src/platform/engines/host/results.js';
 import { ApiError, EngineError } from '../../../../src/platform/errors.js';
-import { speakToFile } from '../../../../src/platform/speech/speak-to-file.js';
+import { speakToFile, type SpeakingJob } from '../../../../src/platform/speech/speak-to-file.js';
 import { CALL_SECONDS, MAX_CALL_SECONDS } from '../../../../src/platform/speech/speech-parts.js';
 import { VoiceFiles } from '../../../../src/platform/speech/voice-files.js';
 import { AudioStore } from '../../../../src/platform/store/audio-store.js';
@@ -69,10 +69,10 @@ describe('speaking to a file', () => {
   after(() => removeDir(dir));
 
   const context = (quick = false) => ({ signal: new AbortController().signal, progress: () => undefined, quick });
-  const job = (stored: string, text: string, maxSeconds = 1200) => ({
-    engine: 'fake',
+  const job = (stored: string, text: string, maxSeconds = 1200): SpeakingJob => ({
+    engine: 'pico',
     request: { text, voice: 'fake:voice', language: 'en-US' },
-    format: 'wav' as const,
+    format: 'wav',
     stored: audio.pathFor(stored),
     maxSeconds,
   });

@@ -6,7 +6,7 @@ import { ApiError } from '../../../../src/platform/errors.js';
 const voice = (language: string, languages: string[] = [language]): SpeakingVoice => ({
   id: `test:${language}`,
   type: 'preset',
-  engine: 'test',
+  engine: 'pico',
   engineVoice: language,
   language,
   languages,

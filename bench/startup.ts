@@ -112,38 +112,19 @@ export async function benchStartup() {
     });
     const listening = of((entry) => entry.listeningS);
     const answered = of((entry) => entry.answeredS);
+    const [probing, warm, afterCrash] = [of((entry) => entry.infoS), of((entry) => entry.warm), of((entry) => entry.afterCrashS)];
+    const [idleMiB, hostMiB] = [of((entry) => entry.idleMiB), of((entry) => entry.hostMiB)];
     return [
       row('node -e 0', node, 's'),
       row('timbre --help', help, 's', '≤ 0.3 s above node', true),
       row('timbre serve until it listens', listening, 's', '≤ 1.5 s', true),
-      row(
-        'first /api/system/info alone (engine probing)',
-        of((entry) => entry.infoS),
-        's',
-        'reported apart',
-      ),
+      row('first /api/system/info alone (engine probing)', probing, 's', 'reported apart'),
       row('timbre serve until /api/system/info answers', answered, 's', '-', true),
-      row(
-        'short synthesis, engine host warm',
-        of((entry) => entry.warm),
-        's',
-      ),
-      row(
-        'the same right after kill -9 of the host (asked again on engine_crashed)',
-        of((entry) => entry.afterCrashS),
-        's',
-      ),
+      row('short synthesis, engine host warm', warm, 's'),
+      row('the same right after kill -9 of the host (asked again on engine_crashed)', afterCrash, 's'),
       row('engine host restart (the difference)', restart, 's', '≤ 0.4 s'),
-      row(
-        'service resident memory at idle',
-        of((entry) => entry.idleMiB),
-        'MiB',
-      ),
-      row(
-        'engine host resident memory (espeak loaded)',
-        of((entry) => entry.hostMiB),
-        'MiB',
-      ),
+      row('service resident memory at idle', idleMiB, 'MiB'),
+      row('engine host resident memory (espeak loaded)', hostMiB, 'MiB'),
     ];
   } finally {
     await removeDir(dataDir);

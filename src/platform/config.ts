@@ -78,8 +78,8 @@ const DEFAULTS: Omit<Config, 'dataDir'> = {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string | undefined> = {}): Config {
   const dataDir = defaultDataDir(env);
-  // Lists copied: no two configurations share one.
-  const config: Config = { ...DEFAULTS, dataDir, cloneBaseEngines: [...DEFAULTS.cloneBaseEngines], allowedHosts: [], corsOrigins: [], localPathRoots: [] };
+  // A deep copy: no two configurations share a list.
+  const config: Config = { ...structuredClone(DEFAULTS), dataDir };
   for (const setting of SETTINGS) {
     const fromFlag = flags[setting.flag];
     const fromEnv = env[setting.env];

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { TaskRepository, TaskService, type TaskRecord } from '../../../../src/features/tasks/index.js';
+import { newTask, TaskRepository, TaskService, type TaskRecord } from '../../../../src/features/tasks/index.js';
 import { ApiError } from '../../../../src/platform/errors.js';
 import { createLog } from '../../../../src/platform/log.js';
 import { AudioStore } from '../../../../src/platform/store/audio-store.js';
@@ -13,26 +13,8 @@ import { KeptWrites } from '../../../../src/platform/store/kept-writes.js';
 const AT = '2026-11-24T00:00:00.000Z';
 
 function task(id: string, changes: Partial<TaskRecord> = {}): TaskRecord {
-  return {
-    id,
-    kind: 'generation',
-    ownerKeyId: 'key_a',
-    status: 'queued',
-    voiceId: 'pico:en-US',
-    text: 'Hello.',
-    language: 'en-US',
-    format: 'wav',
-    sampleRate: null,
-    duration: null,
-    audioPath: null,
-    timings: null,
-    stages: null,
-    error: null,
-    jobId: null,
-    createdAt: AT,
-    updatedAt: AT,
-    ...changes,
-  };
+  const fields = { ownerKeyId: 'key_a', voiceId: 'pico:en-US', text: 'Hello.', language: 'en-US', format: 'wav', sampleRate: null };
+  return { ...newTask('generation', fields, AT), id, ...changes };
 }
 
 async function rejectsWith(promise: Promise<unknown>, status: number, code: string): Promise<void> {

@@ -88,9 +88,10 @@ describe('long-form tasks whose chunks failed for lack of space', () => {
     room = true;
     await until('the task to complete', () => (tasks.owned(task.id, 'key_a').status === 'completed' ? true : undefined));
     const resumed = engines.synthesized.slice(spokenBefore);
+    // The next chunk is already with the engine while one is stored, so the two may arrive in either order.
     assert.deepEqual(
-      resumed.map((request) => request.text),
-      ['The second one follows it.', 'And a third closes the text.'],
+      resumed.map((request) => request.text).sort(),
+      ['And a third closes the text.', 'The second one follows it.'],
       'the first chunk keeps its audio',
     );
     assert.ok(

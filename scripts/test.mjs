@@ -2,9 +2,13 @@
 // `npm test`'s last step: every test file, several at a time, then the files whose tests time
 // themselves (socket timeouts, stalls, piece limits) one at a time, so parallel load on a 2-core
 // machine cannot push them past their bounds. Arguments name files to run instead of all.
-import { spawnSync } from 'node:child_process';
+// Run with `node --import tsx`: each test file's process inherits it. Files go to node:test's run()
+// rather than `node --test`, which sorts them by name and so would not start the longest first.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import { run } from 'node:test';
+import { spec, tap } from 'node:test/reporters';
 
 /** Files several at a time: measured on the 2-core CI machine, 3 beat 2 and 4. */
 const CONCURRENCY = 3;
@@ -44,18 +48,26 @@ function testFiles(dir) {
     .sort();
 }
 
-function run(group, concurrency) {
-  if (group.length === 0) return 0;
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...group], { stdio: 'inherit' });
-  return result.status ?? 1;
+/** Runs one group of files in the order given; true when every test passed. */
+async function runGroup(group, concurrency) {
+  if (group.length === 0) return true;
+  let passed = true;
+  const report = run({ files: group, concurrency })
+    .on('test:fail', () => {
+      passed = false;
+    })
+    .compose(process.stdout.isTTY ? new spec() : tap);
+  report.pipe(process.stdout, { end: false });
+  await finished(report);
+  return passed;
 }
 
-const parallel = run(
+const parallel = await runGroup(
   files.filter((file) => !TIMED.test(file)),
   CONCURRENCY,
 );
-const serial = run(
+const serial = await runGroup(
   files.filter((file) => TIMED.test(file)),
   1,
 );
-process.exitCode = parallel || serial;
+process.exitCode = parallel && serial ? 0 : 1;

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createBuiltinSynthesizer, probeInstalled, readWavOutput, runEngineProgram, type BuiltinOptions, type PieceJob } from './builtin-common.js';
+import { createBuiltinSynthesizer, probeInstalled, readWavOutput, type BuiltinOptions, type PieceJob } from './builtin-common.js';
 import { FESTIVAL_VOICES, installedVoices } from './builtin-voices.js';
 import { changePitchTempo } from '../audio/effects.js';
 import type { EngineCapabilities, EngineDescriptor, SynthesisResult, Synthesizer, VoiceInfo, WordTiming } from './types.js';
 import { asciiPlainText } from './builtin-text.js';
 import { FestivalPool, FestivalProcess, schemeString } from './festival-session.js';
+import { voicesOnPath } from './festival-voice-path.js';
 import { EngineError } from '../errors.js';
 
 /**
@@ -18,8 +19,6 @@ import { EngineError } from '../errors.js';
 const PROGRAM = 'festival';
 /** Festival's voices here are English: Latin letters, folded to ASCII (asciiPlainText). */
 const LATIN = ['Latin'];
-/** Festival reports errors only as `SIOD ERROR` on stderr; its exit code stays 0. */
-const FESTIVAL_ERROR = /SIOD ERROR/;
 /** Festival processes kept running at most, one per voice (TIMBRE_FESTIVAL_PROCESSES). */
 export const DEFAULT_FESTIVAL_PROCESSES = 2;
 
@@ -113,15 +112,8 @@ const capabilities: EngineCapabilities = {
   pitch: { min: 0.5, max: 3 },
 };
 
-/** Parses `(voice_a voice_b …)` as printed by `(print (voice.list))`. */
-export function parseVoiceList(output: string): string[] {
-  const list = /\(([^()]*)\)/.exec(output)?.[1] ?? '';
-  return list.split(/\s+/).filter(Boolean);
-}
-
 async function discoverVoices(): Promise<VoiceInfo[]> {
-  const { stdout } = await runEngineProgram(PROGRAM, ['-b', '(print (voice.list))'], { signal: AbortSignal.timeout(20_000), failsOn: FESTIVAL_ERROR });
-  return installedVoices('festival', FESTIVAL_VOICES, parseVoiceList(stdout.toString('utf8')));
+  return installedVoices('festival', FESTIVAL_VOICES, await voicesOnPath());
 }
 
 /** Parses the script's `start end word` lines. */

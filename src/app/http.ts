@@ -7,7 +7,6 @@ import type { Services } from './services.js';
 import { installAuth, installRateLimits, apiKeyRoutes, sessionRoutes } from '../features/access/index.js';
 import { loadStudioBundle, studioRoutes } from '../features/studio/index.js';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { installContractCheck } from '../platform/http/contract-check.js';
 import { installErrorHandling } from '../platform/http/error-handler.js';
 import { clientErrorHandler, frameworkErrors } from '../platform/http/framework-errors.js';
@@ -32,9 +31,7 @@ import { SHARED_SCHEMAS } from './shared-schemas.js';
 import { websocketRoutes } from '../features/events/index.js';
 import { installOpenAiErrors, OpenAiErrorEnvelopeSchema, openAiRoutes } from '../features/openai/index.js';
 import { lazySerializers } from '../platform/http/lazy-serializers.js';
-
-/** Where Timbre is installed: no error a client reads may name it (nor the data or models folder). */
-const INSTALL_DIR = fileURLToPath(new URL('../../', import.meta.url));
+import { INSTALL_DIR } from '../platform/install-dir.js';
 
 const EXPOSED_HEADERS = [
   'retry-after',
@@ -90,6 +87,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   installErrorHandling(app, routes);
   // Before the contract check: /v1 errors are checked in OpenAI's shape, the one they are sent in.
   installOpenAiErrors(app);
+  // No error a client reads may name where Timbre is installed, nor the data or models folder.
   if (config.contractCheck) installContractCheck(app, join(config.dataDir, 'contract-violations.jsonl'), [config.dataDir, config.modelsDir, INSTALL_DIR]);
   // Registered before the guards: its hooks mark upgrade requests, so a refused handshake's socket is closed.
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });

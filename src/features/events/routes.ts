@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../../platform/errors.js';
 import { withErrors } from '../../platform/http/responses.js';
 import { isJobEvent, isVisibleTo, type EventBus } from '../../platform/events.js';
-import { TIMBRE_VERSION } from '../../platform/version.js';
+import { TIMBRE_VERSION } from '../../platform/install-dir.js';
 import { callerOf } from '../access/index.js';
 import { CLOSE_KEY_WITHDRAWN, Connection, messageText, parse, type WebSocketLimits } from './connection.js';
 

@@ -1,7 +1,7 @@
 import { statfs } from 'node:fs/promises';
 import os from 'node:os';
 import si from 'systeminformation';
-import { TIMBRE_VERSION } from '../../platform/version.js';
+import { TIMBRE_VERSION } from '../../platform/install-dir.js';
 import type { DatabaseInfo } from '../../platform/store/database.js';
 import { readGpus, type GpuReport } from './gpu.js';
 import { roundTo } from '../../platform/util/round.js';

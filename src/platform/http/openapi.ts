@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { TIMBRE_VERSION } from '../version.js';
+import { TIMBRE_VERSION } from '../install-dir.js';
 import { finishDocument } from './openapi-finish.js';
 import { withErrors } from './responses.js';
 

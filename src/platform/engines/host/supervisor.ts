@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { EngineClient, type CallOptions, type EngineCall, type EngineMethod, type EngineResult } from './calls.js';
 import type { FromHost, ToHost } from './protocol.js';
 import { isResultOf } from './results.js';
@@ -8,6 +8,7 @@ import { FrameReader } from './sample-frames.js';
 import { Readable } from 'node:stream';
 import { EngineError } from '../../errors.js';
 import type { EngineId } from '../engine-ids.js';
+import { INSTALL_DIR } from '../../install-dir.js';
 
 export interface EngineHostOptions {
   modelsDir: string;
@@ -48,11 +49,12 @@ interface HostProcess {
 }
 
 /**
- * Compiled (dist/), the worker is the worker.js beside this file and runs on plain node. Run from the
- * sources (`npm run dev`, tests), this file is .ts and so is the worker, which then needs tsx too.
+ * Compiled, the worker is the bundle's dist/platform/engines/host/worker.js and runs on plain node.
+ * Run from the sources (`npm run dev`, tests), this file is .ts and so is the worker, which then
+ * needs tsx too.
  */
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
-const WORKER = fileURLToPath(new URL(FROM_SOURCES ? './worker.ts' : './worker.js', import.meta.url));
+const WORKER = join(INSTALL_DIR, FROM_SOURCES ? 'src/platform/engines/host/worker.ts' : 'dist/platform/engines/host/worker.js');
 const WORKER_EXEC_ARGV = FROM_SOURCES ? ['--import', 'tsx'] : ['--enable-source-maps'];
 const MEMORY_POLL_MS = 250;
 

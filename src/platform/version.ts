@@ -1,5 +1,0 @@
-import { readFileSync } from 'node:fs';
-
-const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-
-export const TIMBRE_VERSION: string = manifest.version;

@@ -7,10 +7,10 @@
 // packages that read their own files stay in node_modules, and the set-up steps stay scripts/setup.
 // Modules find the installation with INSTALL_DIR (platform/install-dir.ts), never by counting `../`.
 // esbuild strips types without checking them: `npm run typecheck` (tsc -b) does that for everything.
-// The shipped client (dist/client/) is compiled file by file, with its declarations from tsc
-// (tsconfig.client.json), as esbuild writes none.
+// The shipped client (dist/client/index.js) is compiled on its own, not bundled, with its
+// declarations from tsc (tsconfig.client.json), as esbuild writes none.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -41,13 +41,7 @@ await build({
   // Bundled CommonJS packages call require(); ES modules have none of their own.
   banner: { js: "import { createRequire as __timbreRequire } from 'node:module'; const require = __timbreRequire(import.meta.url);" },
 });
-await build({
-  ...common,
-  entryPoints: readdirSync(`${root}/src/client`, { encoding: 'utf8' })
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
-    .map((file) => `${root}/src/client/${file}`),
-  outdir: `${root}/dist/client`,
-});
+await build({ ...common, entryPoints: [`${root}/src/client/index.ts`], outdir: `${root}/dist/client` });
 const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
 execFileSync(process.execPath, [tsc, '-p', `${root}/tsconfig.client.json`], { stdio: 'inherit' });
 // tsc copies no .d.ts it reads, and the client's declarations import the generated schema.

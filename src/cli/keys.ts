@@ -54,14 +54,14 @@ export async function keysCommand(config: Config, args: string[], options: KeyOp
   // Keys need the store alone: the CLI does not load the service's other capabilities to make one.
   const log = createLog(config.logLevel);
   const db = openDatabase(config.dataDir);
-  const services = { keys: new KeyService(new ApiKeyRepository(db), new EventBus(log), log) };
+  const keys = new KeyService(new ApiKeyRepository(db), new EventBus(log), log);
   const print = (text: string, json: unknown) => process.stdout.write(options.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
   try {
     const [action, keyId, ...rest] = args;
     switch (action) {
       case 'create': {
         if (!options.name) throw new ApiError(400, 'invalid_request', 'keys create needs --name NAME');
-        const created = services.keys.create({ name: options.name, scopes: parseScopes(options.scopes), rateLimits: parseLimits(options.rateLimits) });
+        const created = keys.create({ name: options.name, scopes: parseScopes(options.scopes), rateLimits: parseLimits(options.rateLimits) });
         print(`${describe(created.record)}\n\n${created.secret}\n\nThis is the only time the key is shown. Send it in the X-API-Key header.`, {
           ...publicView(created.record),
           key: created.secret,
@@ -69,25 +69,25 @@ export async function keysCommand(config: Config, args: string[], options: KeyOp
         return 0;
       }
       case 'list': {
-        const keys = services.keys.list();
-        print(keys.map(describe).join('\n') || 'No API keys yet. Create one with: timbre keys create --name NAME', keys.map(publicView));
+        const listed = keys.list();
+        print(listed.map(describe).join('\n') || 'No API keys yet. Create one with: timbre keys create --name NAME', listed.map(publicView));
         return 0;
       }
       case 'limits': {
         if (!keyId || rest.length === 0) throw new ApiError(400, 'invalid_request', 'keys limits needs KEY_ID and budget=N pairs (a scope, or task_reads)');
-        const record = services.keys.update(keyId, { rateLimits: parseLimits(rest) });
+        const record = keys.update(keyId, { rateLimits: parseLimits(rest) });
         print(describe(record), publicView(record));
         return 0;
       }
       case 'revoke': {
         if (!keyId) throw new ApiError(400, 'invalid_request', 'keys revoke needs KEY_ID');
-        const record = services.keys.revoke(keyId);
+        const record = keys.revoke(keyId);
         print(describe(record), publicView(record));
         return 0;
       }
       case 'delete': {
         if (!keyId) throw new ApiError(400, 'invalid_request', 'keys delete needs KEY_ID');
-        services.keys.delete(keyId);
+        keys.delete(keyId);
         print(`Deleted ${keyId}`, { deleted: keyId });
         return 0;
       }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Config } from '../platform/config.js';
-import type { EngineHost } from '../platform/engines/host/supervisor.js';
+import type { EngineClient } from '../platform/engines/host/calls.js';
 import { ApiKeyRepository, KeyService, SessionRepository, SessionService } from '../features/access/index.js';
 import { CategoryRepository, VoiceRepository, enginePresets, VoiceService, PreviewService } from '../features/voices/index.js';
 import { describeDatabase, type Db } from '../platform/store/database.js';
@@ -27,7 +27,7 @@ export interface Services {
   keys: KeyService;
   sessions: SessionService;
   system: SystemService;
-  engines: EngineHost;
+  engines: EngineClient;
   voices: VoiceService;
   queue: JobQueue;
   tasks: TaskService;
@@ -101,6 +101,7 @@ function voiceServices({ config, db, engines, queue, audio, voiceFiles, kept }: 
     dataDir: config.dataDir,
     presets: enginePresets(engines, config.modelsDir),
     refreshMs: 5 * 60 * 1000,
+    enginesVersion: () => engines.enginesVersion(),
     kept,
     archiveLimits: { maxExpandedBytes: config.maxArchiveExpandedBytes },
   });
@@ -169,16 +170,16 @@ function mediaServices({ config, db, engines, queue, audio, log }: Platform, chu
   };
 }
 
-function systemService({ config, db, kept, engines, queue }: Platform): SystemService {
+function systemService({ config, db, kept, engines, compute, queue }: Platform): SystemService {
   const system = new SystemService({ dataDir: config.dataDir, database: () => describeDatabase(db), startedAt: new Date() });
-  system.registerStatusSection('engine_host', () => engines.status());
+  for (const [name, section] of Object.entries(compute.statusSections())) system.registerStatusSection(name, section);
   system.registerStatusSection('storage', () => ({
     // Writes waiting in memory for the data disk to have room again (job ends, task states).
     pending_writes: kept.size,
     // `exclusive` after a start on a full disk: the `timbre keys` commands wait until the next start.
     database_locking: db.pragma('locking_mode', { simple: true }),
   }));
-  system.registerInventory(() => engineInventory(config.modelsDir));
+  system.registerInventory(() => engineInventory(engines, config.modelsDir));
   system.registerStatusSection('queue', () => {
     const { concurrency, running, queued } = queue.status();
     return { concurrency, running: running.length, queued: queued.length };

@@ -1,5 +1,8 @@
 import { EngineClient, type CallOptions, type EngineCall, type EngineMethod, type EngineResult } from '../../src/platform/engines/host/calls.js';
 import { isResultOf } from '../../src/platform/engines/host/results.js';
+import type { EngineId } from '../../src/platform/engines/engine-ids.js';
+import { probeEngine } from '../../src/platform/engines/registry.js';
+import type { Availability } from '../../src/platform/engines/types.js';
 import { EngineError } from '../../src/platform/errors.js';
 import type { SpeakingVoice } from '../../src/platform/speech/speech.js';
 
@@ -31,11 +34,16 @@ export class FakeEngines extends EngineClient {
     super();
   }
 
-  protected run<M extends EngineMethod>(engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
+  run<M extends EngineMethod>(engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
     this.calls.push({ engine, call });
     if (options.signal?.aborted) return Promise.reject(new EngineError('cancelled', 'The job was cancelled'));
     const value = this.answer(engine, call);
     return isResultOf(call.method, value) ? Promise.resolve(value) : Promise.reject(new EngineError('method_not_supported', `no fake ${call.method}`));
+  }
+
+  /** As the engine host says of this machine with no models installed: the built-in engines whose packages are here. */
+  available(engine: EngineId): Promise<Availability> {
+    return probeEngine('', engine);
   }
 
   /** The requests synthesis got, in order. */

@@ -179,7 +179,7 @@ export class DesignService {
 
   private async baseVoices(attributes: DesignAttributes, request: DesignRequest): Promise<{ base: SpeakingVoice; partner?: SpeakingVoice }> {
     const presets = (await this.deps.presets()).filter((voice) => voice.type === 'preset' && speaksLanguage(voice, request.language));
-    const kokoro = (await engineAvailable(this.deps.modelsDir, 'kokoro')) ? presets.filter((voice) => voice.engine === 'kokoro') : [];
+    const kokoro = (await engineAvailable(this.deps.engines, 'kokoro')) ? presets.filter((voice) => voice.engine === 'kokoro') : [];
     const pool = kokoro.length > 0 ? kokoro : presets.filter((voice) => ENGINE_ORDER.includes(voice.engine) && voice.engine !== 'kokoro');
     const base = chooseBaseVoice(pool, attributes, request.language, ENGINE_ORDER, request.seed);
     if (!base) throw new ApiError(422, 'language_not_supported', `No installed voice speaks ${request.language}`, { language: request.language });

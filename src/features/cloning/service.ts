@@ -58,7 +58,7 @@ export class CloneService {
   private readonly baseRates = new BaseRates();
 
   constructor(private readonly deps: CloneDeps) {
-    this.intake = new SampleIntake({ engines: deps.engines, vadInstalled: () => engineAvailable(deps.modelsDir, 'silero-vad') }, deps.limits);
+    this.intake = new SampleIntake({ engines: deps.engines, vadInstalled: () => engineAvailable(deps.engines, 'silero-vad') }, deps.limits);
     deps.queue.register(CLONE_JOB, (payload, context) => this.run(payload, context));
   }
 
@@ -125,7 +125,7 @@ export class CloneService {
       const options = await methodOptions(
         request.language,
         await this.deps.presets(),
-        (engine) => engineAvailable(this.deps.modelsDir, engine),
+        (engine) => engineAvailable(this.deps.engines, engine),
         this.deps.baseEngines,
       );
       const { method, reason } = chooseMethod(options, request.method, request.language);

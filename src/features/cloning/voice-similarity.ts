@@ -41,7 +41,7 @@ export class SimilarityMeasure {
 
   private static async firstInstalled(order: readonly EngineId[], engines: EngineClient, modelsDir: string, signal?: AbortSignal) {
     for (const engine of order) {
-      if (await engineAvailable(modelsDir, engine)) return new SimilarityMeasure(engines, engine, signal);
+      if (await engineAvailable(engines, engine)) return new SimilarityMeasure(engines, engine, signal);
     }
     return new SimilarityMeasure(engines, order.at(-1)!, signal);
   }

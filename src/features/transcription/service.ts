@@ -125,7 +125,7 @@ export class TranscriptionService {
   }
 
   private available(id: EngineId): Promise<boolean> {
-    return engineAvailable(this.deps.modelsDir, id);
+    return engineAvailable(this.deps.engines, id);
   }
 
   private speechRegions(pcm: Pcm, context: JobRunContext): Promise<SpeechRegion[]> {
@@ -141,7 +141,7 @@ export class TranscriptionService {
 export async function installedRecognizers(engines: EngineClient, modelsDir: string, among: readonly EngineId[] = RECOGNIZERS): Promise<EngineCapabilities[]> {
   const installed: EngineCapabilities[] = [];
   for (const id of among) {
-    if (await engineAvailable(modelsDir, id)) installed.push(await engines.capabilities(id));
+    if (await engineAvailable(engines, id)) installed.push(await engines.capabilities(id));
   }
   return installed;
 }

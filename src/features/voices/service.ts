@@ -44,8 +44,9 @@ export interface VoiceServiceOptions {
   presets: PresetSource;
   /** Where previews live; a deleted voice's preview goes with it. */
   audio: Pick<AudioStore, 'remove'>;
-  /** The engines are asked again for their voices at most this often. */
+  /** The engines are asked again for their voices at most this often, and whenever this changes. */
   refreshMs: number;
+  enginesVersion: () => Promise<string>;
   archiveLimits: ArchiveLimits;
   /** Where the engines' listing waits while the disk is full, until its rows are written. */
   kept: KeptWrites;
@@ -59,14 +60,13 @@ function now(): string {
 }
 
 /** Asks every available synthesizer for its voices through the engine host (engines run only there). */
-export function enginePresets(engines: Pick<EngineClient, 'listVoices'>, modelsDir: string): PresetSource {
+export function enginePresets(engines: Pick<EngineClient, 'listVoices' | 'available'>, modelsDir: string): PresetSource {
   return async () => {
     const synthesizers = engineDescriptors(modelsDir).filter((descriptor) => descriptor.kind === 'synthesizer');
     const failedEngines: EngineId[] = [];
     const lists = await Promise.all(
       synthesizers.map(async (descriptor) => {
-        const availability = await descriptor.probe().catch(() => ({ available: false }));
-        if (!availability.available) return [];
+        if (!(await engines.available(descriptor.id)).available) return [];
         return engines.listVoices(descriptor.id).catch(() => {
           failedEngines.push(descriptor.id);
           return [];
@@ -147,6 +147,7 @@ export function publicCategory(category: CategoryRecord) {
 export class VoiceService {
   readonly archive: VoiceArchive;
   private refreshedAt = Number.NEGATIVE_INFINITY;
+  private refreshedVersion: string | undefined;
   private refreshing: Promise<void> | undefined;
   /** The engines' listing, written as preset rows; kept in memory (and listed from there) while the disk is full. */
   private readonly presetRows: KeptChannel<PresetListing>;
@@ -270,14 +271,14 @@ export class VoiceService {
     return category;
   }
 
-  /**
-   * The first call waits for the engines (the library would be empty otherwise); later ones
-   * refresh in the background once the list is older than `refreshMs`.
-   */
+  /** The first call, and the first after the engines that can run changed, wait for the engines; later ones refresh in the background after `refreshMs`. */
   private async presetsReady(): Promise<void> {
-    if (Date.now() - this.refreshedAt < this.options.refreshMs) return;
+    const version = await this.options.enginesVersion().catch(() => this.refreshedVersion);
+    const changed = version !== this.refreshedVersion;
+    if (!changed && Date.now() - this.refreshedAt < this.options.refreshMs) return;
+    this.refreshedVersion = version;
     const refresh = this.refreshPresets();
-    if (this.refreshedAt === Number.NEGATIVE_INFINITY) await refresh;
+    if (this.refreshedAt === Number.NEGATIVE_INFINITY || changed) await refresh;
     // A failed background refresh keeps the presets last seen; the next list tries again.
     else refresh.catch(() => undefined);
   }

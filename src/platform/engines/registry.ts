@@ -17,8 +17,8 @@ import { createSpeakerEmbeddingEngine } from './sherpa/speaker-embedding.js';
 import { createVitsEngine } from './sherpa/vits.js';
 import { createWhisperEngine } from './sherpa/whisper.js';
 import { createZipVoiceEngine } from './sherpa/zipvoice.js';
-import { isNeuralEngineId, NEURAL_ENGINE_IDS, type NeuralEngineId } from './engine-ids.js';
-import type { EngineDescriptor } from './types.js';
+import { isNeuralEngineId, NEURAL_ENGINE_IDS, type EngineId, type NeuralEngineId } from './engine-ids.js';
+import type { Availability, EngineDescriptor } from './types.js';
 import { acousticVoiceprintEngine } from './voiceprint.js';
 import { acousticCheckEngine } from './voiceprint-check.js';
 
@@ -64,6 +64,13 @@ function neuralEngines(modelsDir: string): EngineDescriptor[] {
 /** Every engine this build knows; probing tells which of them can run here. */
 export function engineDescriptors(modelsDir: string): EngineDescriptor[] {
   return [...BUILTIN_ENGINES, ...neuralEngines(modelsDir)];
+}
+
+/** Whether an engine can run on this machine (binaries and model files, no native load), and why not. */
+export async function probeEngine(modelsDir: string, id: EngineId): Promise<Availability> {
+  const descriptor = engineDescriptors(modelsDir).find((candidate) => candidate.id === id);
+  if (!descriptor) return { available: false, reason: `No ${id} model is in the catalog` };
+  return descriptor.probe().catch((error: Error) => ({ available: false, reason: error.message }));
 }
 
 /**

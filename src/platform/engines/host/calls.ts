@@ -1,5 +1,6 @@
 import type { Pcm } from '../../audio/pcm.js';
 import type {
+  Availability,
   Engine,
   EngineCapabilities,
   JobContext,
@@ -51,11 +52,21 @@ export interface CallOptions {
 }
 
 /**
- * What services call engines with: one typed method per engine method, each run in the engine
- * host. Implementations carry a call to the host and bring its result back.
+ * What services call engines with: one typed method per engine method, each run in an engine host.
+ * Implementations carry a call to a host (a local process, or a worker machine through the queue)
+ * and bring its guard-checked result back.
  */
 export abstract class EngineClient {
-  protected abstract run<M extends EngineMethod>(engine: EngineId, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>>;
+  /** Runs one call and brings back its result, checked against the method's result shape. */
+  abstract run<M extends EngineMethod>(engine: EngineId, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>>;
+
+  /** Whether an engine can run now (its files here, or a live worker that has it), and why not. */
+  abstract available(engine: EngineId): Promise<Availability>;
+
+  /** Changes when the engines that can run change (a worker came or went), so voice lists are read again. */
+  enginesVersion(): Promise<string> {
+    return Promise.resolve('');
+  }
 
   capabilities(engine: EngineId, options: CallOptions = {}): Promise<EngineCapabilities> {
     return this.run(engine, { method: 'capabilities', args: [] }, options);

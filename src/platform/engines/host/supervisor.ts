@@ -8,6 +8,8 @@ import { FrameReader } from './sample-frames.js';
 import { Readable } from 'node:stream';
 import { EngineError } from '../../errors.js';
 import type { EngineId } from '../engine-ids.js';
+import { probeEngine } from '../registry.js';
+import type { Availability } from '../types.js';
 import { INSTALL_DIR } from '../../install-dir.js';
 
 export interface EngineHostOptions {
@@ -80,13 +82,18 @@ export class EngineHost extends EngineClient {
     super();
   }
 
-  protected run<M extends EngineMethod>(engine: EngineId, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
+  run<M extends EngineMethod>(engine: EngineId, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
     const id = this.nextId++;
     const stream = options.onAudio !== undefined;
     return this.enqueue(id, { type: 'run', id, engine, stream, ...call }, options).then((value) => {
       if (isResultOf(call.method, value)) return value;
       throw new EngineError('engine_failed', `The engine host answered ${call.method} on ${engine} with something else`);
     });
+  }
+
+  /** Probes read files only: nothing native loads in this process. */
+  available(engine: EngineId): Promise<Availability> {
+    return probeEngine(this.options.modelsDir, engine);
   }
 
   /** Test-only: makes the host crash, hang or exhaust memory while running a job. */

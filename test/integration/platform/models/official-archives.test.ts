@@ -4,13 +4,18 @@ import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import type { EngineId } from '../../../../src/platform/engines/engine-ids.js';
 import { engineInventory } from '../../../../src/platform/engines/inventory.js';
+import { probeEngine } from '../../../../src/platform/engines/registry.js';
 import { DEFAULT_MODELS, TEST_CATALOG_ENV } from '../../../../src/platform/models/catalog.js';
 import { installedModels } from '../../../../src/platform/models/manager.js';
 import { MIRRORED_MODELS, startOfficialMirror, type OfficialMirror } from '../../../helpers/official-mirror.js';
 import { REPO_ROOT } from '../../../helpers/paths.js';
 import { kokoroModel } from '../../../helpers/stand-in-models.js';
 import { cli, removeDir, tempDir } from '../../../helpers/timbre.js';
+
+/** What the engine host of a service with these models says it can run. */
+const probingHere = (modelsDir: string) => ({ available: (id: EngineId) => probeEngine(modelsDir, id) });
 
 // A connected machine's install, against a loopback mirror of sherpa-onnx's release assets laid
 // out like the official exports: the catalog's URLs, root folders, file names and extras must
@@ -60,7 +65,7 @@ describe('installing the official archives from a loopback mirror', () => {
       DEFAULT_MODELS.map((name) => [name, true]),
     );
     assert.ok(installed.find((model) => model.name === KOKORO)?.languages.includes('zh'), 'the archive carries lexicon-zh.txt');
-    const engines = (await engineInventory(modelsDir)).engines.filter((engine) => engine.neural);
+    const engines = (await engineInventory(probingHere(modelsDir), modelsDir)).engines.filter((engine) => engine.neural);
     for (const id of ['silero-vad', 'kokoro', 'pocket-tts', 'whisper', 'speaker-embedding'])
       assert.deepEqual(engines.find((engine) => engine.id === id)?.available, true, JSON.stringify(engines.find((engine) => engine.id === id)));
   });
@@ -76,7 +81,7 @@ describe('installing the official archives from a loopback mirror', () => {
     );
     assert.match(result.stderr, /moonshine-tiny-en-int8: the catalog pins no sha256 for .*, so this download is unverified/);
     assert.ok((await installedModels(modelsDir)).every((model) => model.complete));
-    const engines = (await engineInventory(modelsDir)).engines;
+    const engines = (await engineInventory(probingHere(modelsDir), modelsDir)).engines;
     for (const id of ['kitten', 'zipvoice', 'vits', 'moonshine']) assert.equal(engines.find((engine) => engine.id === id)?.available, true, id);
   });
 

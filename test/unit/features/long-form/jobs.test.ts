@@ -14,7 +14,7 @@ const VOICE = PICO_EN_US;
 class CrashingEngines extends FakeEngines {
   readonly crashes: string[] = [];
 
-  protected override run<M extends EngineMethod>(engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
+  override run<M extends EngineMethod>(engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
     const request: EngineCall = call;
     const crash = request.method === 'synthesize' ? this.crashes.indexOf(request.args[0].text) : -1;
     if (crash < 0) return super.run<M>(engine, call, options);

@@ -312,6 +312,7 @@ describe('preset sync', () => {
         dataDir,
         presets: async () => ({ voices: installed, failedEngines: [] }),
         refreshMs: 60_000,
+        enginesVersion: () => Promise.resolve(''),
         audio: new AudioStore(dataDir),
         kept: new KeptWrites(createLog('silent')),
         archiveLimits: LIMITS,

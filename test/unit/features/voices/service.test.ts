@@ -41,6 +41,7 @@ describe('the voices service', () => {
       dataDir: dir,
       presets: async () => ({ voices: PRESETS, failedEngines: [] }),
       refreshMs: 60_000,
+      enginesVersion: () => Promise.resolve(''),
       audio: new AudioStore(dir),
       kept: new KeptWrites(createLog('silent')),
       archiveLimits: { maxExpandedBytes: 1024 * 1024 },
@@ -58,6 +59,35 @@ describe('the voices service', () => {
     assert.deepEqual(await ids({ q: 'GERMAN', limit: 50, offset: 0 }), ['pico:de-DE']);
     const page = await voices.list({ limit: 1, offset: 1 });
     assert.deepEqual([page.voices.length, page.total], [1, 3]);
+  });
+
+  test('when a worker with other engines comes or goes, the next list asks the engines again and waits for them', async () => {
+    const dbDir = await tempDir();
+    const ownDb = openDatabase(dbDir);
+    let version = '';
+    let listed: VoiceInfo[] = [];
+    const library = new VoiceService({
+      voices: new VoiceRepository(ownDb),
+      categories: new CategoryRepository(ownDb),
+      dataDir: dbDir,
+      presets: async () => ({ voices: listed, failedEngines: [] }),
+      refreshMs: 60_000,
+      enginesVersion: () => Promise.resolve(version),
+      audio: new AudioStore(dbDir),
+      kept: new KeptWrites(createLog('silent')),
+      archiveLimits: { maxExpandedBytes: 1024 * 1024 },
+    });
+    const available = async () => (await library.list({ limit: 50, offset: 0 })).voices.filter((voice) => voice.available).map((voice) => voice.id);
+    assert.deepEqual(await available(), [], 'no worker yet');
+    listed = PRESETS.slice(0, 1);
+    assert.deepEqual(await available(), [], 'within refreshMs and nothing changed: the list is not read again');
+    version = 'pico';
+    assert.deepEqual(await available(), ['pico:en-US']);
+    listed = [];
+    version = '';
+    assert.deepEqual(await available(), [], 'the worker left: its voices are unavailable');
+    ownDb.close();
+    await removeDir(dbDir);
   });
 
   test('a preset keeps its name; its favorite, tags and category are the user’s', async () => {
@@ -110,6 +140,7 @@ describe('the voices service when the preset rows cannot be written', () => {
       dataDir: dir,
       presets: async () => ({ voices: PRESETS, failedEngines: [] }),
       refreshMs: 60_000,
+      enginesVersion: () => Promise.resolve(''),
       audio: new AudioStore(dir),
       kept,
       archiveLimits: { maxExpandedBytes: 1024 * 1024 },

@@ -24,7 +24,9 @@ const SENTENCE_SECONDS = 0.5;
 class SentenceEngines extends EngineClient {
   readonly calls: { text: string; options: CallOptions }[] = [];
 
-  protected run<M extends EngineMethod>(_engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
+  available = () => Promise.resolve({ available: true });
+
+  run<M extends EngineMethod>(_engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
     const asked: EngineCall = call;
     if (asked.method !== 'synthesize') return Promise.reject(new EngineError('method_not_supported', asked.method));
     const { text } = asked.args[0];
@@ -43,7 +45,9 @@ class SentenceEngines extends EngineClient {
 class OvertakingEngines extends EngineClient {
   private calls = 0;
 
-  protected async run<M extends EngineMethod>(_engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
+  available = () => Promise.resolve({ available: true });
+
+  async run<M extends EngineMethod>(_engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
     const number = ++this.calls;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 60 - number * 20)));
     options.onAudio?.({ pcm: { samples: new Float32Array(RATE / 10).fill(number / 100), sampleRate: RATE } });

@@ -37,6 +37,7 @@ export const DEBIAN_PACKAGES = [
   ['praat', 'main', 'Praat, the pitch judge the cloning tests hold clones to (a measure the fit never uses)'],
   ['chromium', 'main', 'the browser the studio tests drive (playwright-core, which downloads none of its own)'],
   ['yt-dlp', 'main', 'audio from video URLs (POST /api/download-video)'],
+  ['redis-server', 'main', 'Redis, which carries engine work to worker machines when TIMBRE_QUEUE_URL is set (the tests start their own)'],
 ].map(([name, section, reason]) => ({ name, section, reason }));
 
 export const SOURCES_FILE = '/etc/apt/sources.list.d/timbre-contrib-nonfree.sources';

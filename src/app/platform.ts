@@ -1,5 +1,6 @@
 import type { Config } from '../platform/config.js';
-import { EngineHost } from '../platform/engines/host/supervisor.js';
+import type { EngineClient } from '../platform/engines/host/calls.js';
+import { openCompute, type Compute } from './compute.js';
 import { EventBus } from '../platform/events.js';
 import { JobRepository } from '../platform/jobs/job-repository.js';
 import { JobQueue } from '../platform/jobs/queue.js';
@@ -11,14 +12,15 @@ import { openDatabase, type Db } from '../platform/store/database.js';
 import { KeptWrites } from '../platform/store/kept-writes.js';
 import { diskIsFull } from '../platform/storage-full.js';
 
-/** What every capability stands on: the store, the event bus, the compute queue and the engine host. */
+/** What every capability stands on: the store, the event bus, the compute queue and the engines. */
 export interface Platform {
   config: Config;
   log: Log;
   db: Db;
   kept: KeptWrites;
   events: EventBus;
-  engines: EngineHost;
+  engines: EngineClient;
+  compute: Compute;
   queue: JobQueue;
   audio: AudioStore;
   voiceFiles: VoiceFiles;
@@ -29,24 +31,26 @@ export function openPlatform(config: Config): Platform {
   const db = openDatabase(config.dataDir);
   const kept = new KeptWrites(log, { hasRoom: async () => !(await diskIsFull(config.dataDir)) });
   const events = new EventBus(log);
-  // Host processes start with the first engine job, so the CLI and an idle service pay nothing.
-  const engines = new EngineHost({
-    modelsDir: config.modelsDir,
-    poolSize: config.enginePoolSize,
-    jobTimeoutMs: config.engineTimeoutSeconds * 1000,
-    pieceTimeoutSeconds: config.enginePieceSeconds,
-    idleUnloadSeconds: config.engineIdleSeconds,
-    memoryLimitBytes: config.engineMemoryMb * 1024 * 1024,
-    cancelGraceMs: 2000,
-  });
+  const compute = openCompute(config, log);
   const queue = new JobQueue({ jobs: new JobRepository(db, kept), events, concurrency: config.queueConcurrency, maxQueued: config.queueMaxQueued, log });
-  return { config, log, db, kept, events, engines, queue, audio: new AudioStore(config.dataDir), voiceFiles: new VoiceFiles(config.dataDir) };
+  return {
+    config,
+    log,
+    db,
+    kept,
+    events,
+    engines: compute.engines,
+    compute,
+    queue,
+    audio: new AudioStore(config.dataDir),
+    voiceFiles: new VoiceFiles(config.dataDir),
+  };
 }
 
 /** Stops the platform in order: no new job starts, engines stop, pending writes land, the store closes. */
 export async function closePlatform(platform: Platform): Promise<void> {
   await platform.queue.close();
-  await platform.engines.close();
+  await platform.compute.close();
   stopWarmFfmpeg();
   platform.kept.close();
   platform.db.close();

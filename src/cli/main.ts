@@ -7,6 +7,7 @@ const USAGE = `Usage: timbre <command> [options]
 Commands:
   setup                          Install the Debian packages and the default models (what npm run setup does)
   serve                          Start the service (default port 8765 on 127.0.0.1)
+  worker [--slots N]             Run engine calls for services that share TIMBRE_QUEUE_URL (Redis)
   studio [--no-open] [--json]    Print and open a one-time link that signs the browser in to Timbre Studio
   keys create --name NAME [--scopes a,b] [--rate-limit scope=N ...] [--json]
   keys list [--json]
@@ -59,6 +60,8 @@ async function main(argv: string[]): Promise<number | undefined> {
   switch (command) {
     case 'serve':
       return (await import('./serve.js')).serveCommand(config);
+    case 'worker':
+      return (await import('./worker.js')).workerCommand(config);
     case 'keys':
       return (await import('./keys.js')).keysCommand(config, rest, {
         name: values.name,

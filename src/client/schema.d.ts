@@ -3304,7 +3304,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Services add their own sections: engine_host (host processes, loaded engines), storage, queue */
+            /** @description Services add their own sections: engine_host (host processes, loaded engines), storage, queue, workers */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3365,6 +3365,29 @@ export interface operations {
                             concurrency: number;
                             running: number;
                             queued: number;
+                        };
+                        /** @description With TIMBRE_QUEUE_URL: the compute workers alive now */
+                        workers?: {
+                            /** @description Whether Redis answers */
+                            connected: boolean;
+                            workers: {
+                                id: string;
+                                /** @description The machine’s host name */
+                                host: string;
+                                /** @description Engine calls it runs at once */
+                                slots: number;
+                                /** @description Engines it can run */
+                                engines: string[];
+                                running: number;
+                                /** @description Calls finished since it started */
+                                completed: number;
+                                /** Format: date-time */
+                                last_seen: string;
+                            }[];
+                            /** @description Engine calls waiting for a worker, per engine */
+                            waiting: {
+                                [key: string]: number;
+                            };
                         };
                     } & {
                         [key: string]: unknown;
@@ -5407,7 +5430,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed`, `invalid_engine_call` */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5420,7 +5443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `voice_unavailable` */
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `no_worker_for_engine`, `queue_unavailable`, `voice_unavailable` */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5808,7 +5831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed`, `invalid_engine_call` */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5821,7 +5844,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid` */
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `no_worker_for_engine`, `queue_unavailable` */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6083,7 +6106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed`, `invalid_engine_call` */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6096,7 +6119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid` */
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `no_worker_for_engine`, `queue_unavailable` */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6370,7 +6393,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed`, `invalid_engine_call` */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6383,7 +6406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid` */
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `no_worker_for_engine`, `queue_unavailable` */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6792,7 +6815,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed`, `invalid_engine_call` */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6805,7 +6828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid` */
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `no_worker_for_engine`, `queue_unavailable` */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7212,7 +7235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed`, `invalid_engine_call` */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7225,7 +7248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `voice_unavailable` */
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `no_worker_for_engine`, `queue_unavailable`, `voice_unavailable` */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7459,7 +7482,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed`, `invalid_engine_call` */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7472,7 +7495,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `voice_unavailable` */
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `no_worker_for_engine`, `queue_unavailable`, `voice_unavailable` */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7706,7 +7729,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed`, `invalid_engine_call` */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7719,7 +7742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `voice_unavailable` */
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `no_worker_for_engine`, `queue_unavailable`, `voice_unavailable` */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9438,7 +9461,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed`, `invalid_engine_call` */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9451,7 +9474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid` */
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `no_worker_for_engine`, `queue_unavailable` */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10907,7 +10930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed`, `invalid_engine_call` */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10933,7 +10956,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid` */
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `no_worker_for_engine`, `queue_unavailable` */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11868,7 +11891,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed`, `invalid_engine_call` */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11881,7 +11904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid` */
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `no_worker_for_engine`, `queue_unavailable` */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12112,7 +12135,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed`, `invalid_engine_call` */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12125,7 +12148,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid` */
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `no_worker_for_engine`, `queue_unavailable` */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12345,7 +12368,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed`, `invalid_engine_call` */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12358,7 +12381,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `voice_unavailable` */
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `no_worker_for_engine`, `queue_unavailable`, `voice_unavailable` */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12618,7 +12641,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed`, `invalid_engine_call` */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12631,7 +12654,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid` */
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `no_worker_for_engine`, `queue_unavailable` */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12869,7 +12892,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed` */
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed`, `invalid_engine_call` */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12882,7 +12905,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid` */
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `no_worker_for_engine`, `queue_unavailable` */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

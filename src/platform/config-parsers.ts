@@ -34,3 +34,12 @@ export const integer =
     }
     return value;
   };
+
+/** A Redis address: `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS. */
+export const redisUrl: Parser<string> = (raw, name) => {
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!url || !['redis:', 'rediss:'].includes(url.protocol) || !url.hostname || !/^(\/\d*)?$/.test(url.pathname)) {
+    throw new ConfigError(`${name} must be redis://[user:password@]host:port[/db] or rediss://…, got "${raw.replace(/\/\/[^@/]*@/, '//…@')}"`);
+  }
+  return raw;
+};

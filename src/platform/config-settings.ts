@@ -1,4 +1,4 @@
-import { boolean, integer, list, listOf, text, type Parser } from './config-parsers.js';
+import { boolean, integer, list, listOf, redisUrl, text, type Parser } from './config-parsers.js';
 import type { Config } from './config-types.js';
 import { BUILTIN_SYNTHESIZER_IDS } from './engines/engine-ids.js';
 
@@ -114,6 +114,28 @@ export const SETTINGS = [
   { key: 'maxAudioSeconds', env: 'TIMBRE_MAX_AUDIO_SECONDS', flag: 'max-audio-seconds', description: 'Longest audio per request', parse: integer(1, 86_400) },
   { key: 'queueConcurrency', env: 'TIMBRE_QUEUE_CONCURRENCY', flag: 'queue-concurrency', description: 'Jobs running at once', parse: integer(1, 64) },
   { key: 'queueMaxQueued', env: 'TIMBRE_QUEUE_MAX', flag: 'queue-max', description: 'Jobs allowed to wait', parse: integer(1, 100_000) },
+  {
+    key: 'queueUrl',
+    env: 'TIMBRE_QUEUE_URL',
+    flag: 'queue-url',
+    description: 'Redis that carries engine work to workers (redis:// or rediss://)',
+    parse: redisUrl,
+  },
+  { key: 'localWorker', env: 'TIMBRE_LOCAL_WORKER', flag: 'local-worker', description: 'With a queue URL, also run engines here', parse: boolean },
+  {
+    key: 'workerSlots',
+    env: 'TIMBRE_WORKER_SLOTS',
+    flag: 'slots',
+    description: 'Engine calls a worker runs at once (default: one per core)',
+    parse: integer(1, 256),
+  },
+  {
+    key: 'queueStallSeconds',
+    env: 'TIMBRE_QUEUE_STALL_SECONDS',
+    flag: 'queue-stall-seconds',
+    description: 'Silence after which a worker’s calls go to another',
+    parse: integer(1, 3600),
+  },
   { key: 'maxUploadBytes', env: 'TIMBRE_MAX_UPLOAD_BYTES', flag: 'max-upload-bytes', description: 'Largest uploaded file', parse: integer(1024, 2 ** 40) },
   {
     key: 'maxArchiveBytes',

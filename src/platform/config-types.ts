@@ -55,6 +55,14 @@ export interface Config {
   queueConcurrency: number;
   /** Jobs that may wait in the queue; more are refused with `queue_full`. */
   queueMaxQueued: number;
+  /** Redis (`redis://` or `rediss://`) through which engine work goes to workers; unset, engines run here. */
+  queueUrl: string | undefined;
+  /** With a queue URL, whether this service also runs a worker with its own engines. */
+  localWorker: boolean;
+  /** Engine calls a worker runs at once; unset, one per core. */
+  workerSlots: number | undefined;
+  /** A worker silent this long (dead, cut off) loses its running calls to another worker. */
+  queueStallSeconds: number;
   /** Largest uploaded file (multipart). */
   maxUploadBytes: number;
   /** Largest voice archive (import and preview), streamed to disk. */

@@ -9,7 +9,7 @@ export { SETTINGS } from './config-settings.js';
 export { ConfigError } from './config-parsers.js';
 
 /** Settings that are secrets: read once, then removed from the environment (see forgetSecrets). */
-const SECRET_SETTINGS: readonly (keyof Config)[] = ['bootstrapApiKey'];
+const SECRET_SETTINGS: readonly (keyof Config)[] = ['bootstrapApiKey', 'queueUrl'];
 
 /**
  * Removes secret settings from this process's environment once the configuration holds them, so
@@ -55,6 +55,10 @@ const DEFAULTS: Omit<Config, 'dataDir'> = {
   maxAudioSeconds: 1200,
   queueConcurrency: 1,
   queueMaxQueued: 100,
+  queueUrl: undefined,
+  localWorker: true,
+  workerSlots: undefined,
+  queueStallSeconds: 10,
   maxUploadBytes: 200 * 1024 * 1024,
   maxArchiveBytes: 200 * 1024 * 1024,
   maxArchiveExpandedBytes: 1024 * 1024 * 1024,

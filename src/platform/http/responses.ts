@@ -29,8 +29,8 @@ export function errorResponse(status: number, codes: readonly string[]) {
 export const JOB_ERRORS: ErrorCodes = {
   409: ['cancelled'],
   422: ['engine_piece_timeout', 'language_not_supported', 'text_not_speakable'],
-  500: ['engine_failed', 'engine_crashed'],
-  503: ['queue_full', 'engine_unavailable', 'model_invalid'],
+  500: ['engine_failed', 'engine_crashed', 'invalid_engine_call'],
+  503: ['queue_full', 'engine_unavailable', 'model_invalid', 'no_worker_for_engine', 'queue_unavailable'],
   504: ['engine_timeout'],
   507: ['engine_out_of_memory'],
 };

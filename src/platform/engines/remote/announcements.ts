@@ -1,0 +1,65 @@
+/**
+ * Workers announce themselves in Redis: one key per worker, written every HEARTBEAT_MS and expiring
+ * after three missed beats, so a worker that dies drops out of the list by itself.
+ */
+import type { Redis } from 'ioredis';
+import { isEngineId, type EngineId } from '../engine-ids.js';
+
+export const HEARTBEAT_MS = 2000;
+export const ANNOUNCEMENT_TTL_MS = 3 * HEARTBEAT_MS;
+const PREFIX = 'timbre:worker:';
+
+export interface WorkerAnnouncement {
+  id: string;
+  host: string;
+  slots: number;
+  engines: EngineId[];
+  /** Calls running now, and finished since the worker started. */
+  running: number;
+  completed: number;
+  last_seen: string;
+}
+
+export async function announce(redis: Redis, worker: WorkerAnnouncement): Promise<void> {
+  await redis.set(PREFIX + worker.id, JSON.stringify(worker), 'PX', ANNOUNCEMENT_TTL_MS);
+}
+
+export async function withdraw(redis: Redis, id: string): Promise<void> {
+  await redis.del(PREFIX + id);
+}
+
+/** The workers alive now; an announcement that is not one (another program's key) is skipped. */
+export async function liveWorkers(redis: Redis): Promise<WorkerAnnouncement[]> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', `${PREFIX}*`, 'COUNT', 1000);
+    cursor = next;
+    keys.push(...found);
+  } while (cursor !== '0');
+  if (keys.length === 0) return [];
+  const values = await redis.mget(keys);
+  return values.flatMap((value) => {
+    const worker = parse(value);
+    return worker ? [worker] : [];
+  });
+}
+
+function parse(value: string | null): WorkerAnnouncement | undefined {
+  if (value === null) return undefined;
+  try {
+    const raw: unknown = JSON.parse(value);
+    if (!isRecord(raw)) return undefined;
+    const { id, host, slots, engines, running, completed, last_seen } = raw;
+    if (typeof id !== 'string' || typeof host !== 'string' || typeof last_seen !== 'string') return undefined;
+    if (typeof slots !== 'number' || typeof running !== 'number' || typeof completed !== 'number' || !Array.isArray(engines)) return undefined;
+    const known = engines.filter((engine): engine is EngineId => typeof engine === 'string' && isEngineId(engine));
+    return { id, host, slots, engines: known, running, completed, last_seen };
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}

@@ -1,0 +1,178 @@
+/**
+ * A compute worker: takes engine calls from the queues of the engines this machine has and runs
+ * them on its own engine host, sending progress, streamed audio and the answer back through a
+ * stream per call. Stateless: everything it needs comes with the job.
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { EngineClient } from '../host/calls.js';
+import { ENGINE_IDS, type EngineId } from '../engine-ids.js';
+import { EngineError, errorText } from '../../errors.js';
+import { announce, HEARTBEAT_MS, withdraw } from './announcements.js';
+import { checkedCall, checkedJob } from './checked-call.js';
+import { CANCEL_CHANNEL, callKeys, fromPieces, queueName, toPieces, type OutKind } from './wire.js';
+import type { Log } from '../../log.js';
+
+export interface EngineWorkerOptions {
+  url: string;
+  /** The engine host calls run on. */
+  engines: EngineClient;
+  /** Calls this worker runs at once, over all its engines. */
+  slots: number;
+  /** A worker silent this long loses its calls to another (BullMQ's lock and stalled check). */
+  stallMs: number;
+  log: Log;
+}
+
+/** How long a call's answer stays in Redis past its timeout, for an API node that reads it late. */
+const ANSWER_TTL_MARGIN_MS = 5 * 60 * 1000;
+
+export class EngineWorker {
+  readonly id = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  private readonly redis: Redis;
+  private readonly subscriber: Redis;
+  private readonly workers: Worker[] = [];
+  private readonly running = new Map<string, AbortController>();
+  private engines: EngineId[] = [];
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+  private completed = 0;
+  private heartbeat?: NodeJS.Timeout;
+
+  constructor(private readonly options: EngineWorkerOptions) {
+    this.free = options.slots;
+    this.redis = new Redis(options.url, { maxRetriesPerRequest: null });
+    this.subscriber = new Redis(options.url, { maxRetriesPerRequest: null });
+    for (const connection of [this.redis, this.subscriber]) connection.on('error', (error) => options.log.debug({ err: error }, 'queue connection'));
+  }
+
+  /** Finds the engines this machine can run, announces them and starts taking their calls. */
+  async start(): Promise<EngineId[]> {
+    const availability = await Promise.all(ENGINE_IDS.map(async (id) => [id, (await this.options.engines.available(id)).available] as const));
+    this.engines = availability.filter(([, available]) => available).map(([id]) => id);
+    await this.subscriber.subscribe(CANCEL_CHANNEL);
+    this.subscriber.on('message', (_channel: string, call: string) => this.running.get(call)?.abort(new EngineError('cancelled', 'The job was cancelled')));
+    await this.beat();
+    this.heartbeat = setInterval(() => void this.beat().catch(() => undefined), HEARTBEAT_MS);
+    for (const engine of this.engines) {
+      const worker = new Worker(queueName(engine), (job) => this.process(job), {
+        connection: this.redis,
+        concurrency: this.options.slots,
+        lockDuration: this.options.stallMs,
+        stalledInterval: this.options.stallMs,
+        // A call that stalls twice (two workers died running it) fails rather than kill a third.
+        maxStalledCount: 2,
+      });
+      worker.on('error', (error) => this.options.log.debug({ err: error, engine }, 'queue worker'));
+      this.workers.push(worker);
+    }
+    return this.engines;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.heartbeat);
+    for (const controller of this.running.values()) controller.abort(new EngineError('cancelled', 'The worker is shutting down'));
+    await Promise.all(this.workers.map((worker) => worker.close(true)));
+    await withdraw(this.redis, this.id).catch(() => undefined);
+    this.redis.disconnect();
+    this.subscriber.disconnect();
+  }
+
+  private beat(): Promise<void> {
+    return announce(this.redis, {
+      id: this.id,
+      host: hostname(),
+      slots: this.options.slots,
+      engines: this.engines,
+      running: this.running.size,
+      completed: this.completed,
+      last_seen: new Date().toISOString(),
+    });
+  }
+
+  private async process(job: Job): Promise<void> {
+    let data;
+    try {
+      data = checkedJob(job.data);
+    } catch (error) {
+      throw new UnrecoverableError(errorText(error));
+    }
+    const keys = callKeys(data.call);
+    // Each run writes under its own tag: the reader drops what an earlier, stalled run left half-sent.
+    const out = new AnswerStream(this.redis, keys.out, randomUUID().slice(0, 8), data.timeoutMs + ANSWER_TTL_MARGIN_MS);
+    await this.slot();
+    const controller = new AbortController();
+    this.running.set(data.call, controller);
+    try {
+      if (await this.redis.exists(keys.cancelled)) throw new EngineError('cancelled', 'The job was cancelled');
+      const pieces = await this.redis.lrangeBuffer(keys.args, 0, -1);
+      if (pieces.length !== data.pieces) throw new EngineError('invalid_engine_call', 'The call’s arguments are missing or incomplete');
+      const call = checkedCall(data.method, fromPieces(pieces));
+      const value = await this.options.engines.run(data.engine, call, {
+        signal: controller.signal,
+        timeoutMs: data.timeoutMs,
+        quick: data.quick,
+        onProgress: (fraction, stage) => out.post('progress', { fraction, stage }),
+        onAudio: data.stream ? (piece) => out.post('audio', piece) : undefined,
+      });
+      await out.send('result', value);
+      this.completed++;
+    } catch (error) {
+      const failure = error instanceof EngineError ? error : new EngineError('engine_failed', errorText(error));
+      await out.send('error', { code: failure.code, message: failure.message, details: failure.details });
+    } finally {
+      this.running.delete(data.call);
+      this.release();
+    }
+  }
+
+  /** Waits for one of the machine's slots: its queues share them. */
+  private async slot(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
+  }
+}
+
+/** The answer of one run of a call, in order, each value cut into bounded pieces. */
+class AnswerStream {
+  private sequence = 0;
+  private outbox = Promise.resolve();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly key: string,
+    private readonly run: string,
+    private readonly ttlMs: number,
+  ) {}
+
+  /** Sends without waiting; a failure shows when the answer is sent. */
+  post(kind: OutKind, value: unknown): void {
+    this.send(kind, value).catch(() => undefined);
+  }
+
+  send(kind: OutKind, value: unknown): Promise<void> {
+    const sequence = this.sequence++;
+    const pieces = toPieces(value);
+    this.outbox = this.outbox.then(async () => {
+      const batch = this.redis.multi();
+      pieces.forEach((piece, index) => {
+        const last = index === pieces.length - 1 ? '1' : '0';
+        batch.xadd(this.key, '*', 'kind', kind, 'run', this.run, 'seq', String(sequence), 'last', last, 'data', piece);
+      });
+      batch.pexpire(this.key, this.ttlMs);
+      await batch.exec();
+    });
+    return this.outbox;
+  }
+}

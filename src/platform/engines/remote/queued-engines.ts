@@ -1,0 +1,184 @@
+/**
+ * The API node's engine client when work goes to workers: each call becomes a BullMQ job on its
+ * engine's queue, its arguments go beside it in bounded pieces, and its answer (progress, streamed
+ * audio, result or error) comes back through a Redis stream, checked like the local host's.
+ */
+import { randomUUID } from 'node:crypto';
+import { Job, Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { EngineClient, type CallOptions, type EngineCall, type EngineMethod, type EngineResult } from '../host/calls.js';
+import { isResultOf } from '../host/results.js';
+import type { EngineId } from '../engine-ids.js';
+import type { Availability } from '../types.js';
+import { EngineError } from '../../errors.js';
+import type { Log } from '../../log.js';
+import { liveWorkers, type WorkerAnnouncement } from './announcements.js';
+import { AnswerReader } from './answer-reader.js';
+import { callKeys, CANCEL_CHANNEL, queueName, toPieces, type CallJob } from './wire.js';
+import { executed, withinDeadline, QUEUE_DEADLINE_MS } from './unavailable.js';
+
+export interface QueuedEnginesOptions {
+  url: string;
+  /** A call's timeout when it names none, as on the local host. */
+  jobTimeoutMs: number;
+  /** How long a cancelled call may take to stop on its worker before the API node gives up on it. */
+  cancelGraceMs: number;
+  log: Log;
+}
+
+/** Live workers are read at most this often. */
+const WORKERS_CACHE_MS = 1000;
+/** How long a call's arguments stay in Redis past its timeout (a call waits for a free worker first). */
+const ARGUMENTS_TTL_MARGIN_MS = 60 * 60 * 1000;
+
+export class QueuedEngines extends EngineClient {
+  private readonly redis: Redis;
+  private readonly queues = new Map<EngineId, Queue>();
+  private readonly idleReaders: Redis[] = [];
+  private workersRead?: { at: number; workers: Promise<WorkerAnnouncement[]> };
+  private closed = false;
+
+  constructor(private readonly options: QueuedEnginesOptions) {
+    super();
+    // No offline queue: while Redis is away a command fails at once instead of waiting for it.
+    this.redis = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: QUEUE_DEADLINE_MS });
+    this.redis.on('error', (error) => options.log.debug({ err: error }, 'queue connection'));
+  }
+
+  async run<M extends EngineMethod>(engine: EngineId, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
+    if (this.closed) throw new EngineError('cancelled', 'The service is shutting down');
+    if (options.signal?.aborted) throw new EngineError('cancelled', 'The job was cancelled');
+    if (!(await this.workers()).some((worker) => worker.engines.includes(engine))) throw noWorker(engine);
+    const call_id = randomUUID();
+    const keys = callKeys(call_id);
+    const timeoutMs = options.timeoutMs ?? this.options.jobTimeoutMs;
+    const pieces = toPieces(call.args);
+    const data: CallJob = {
+      call: call_id,
+      engine,
+      method: call.method,
+      pieces: pieces.length,
+      stream: options.onAudio !== undefined,
+      timeoutMs,
+      quick: options.quick ?? false,
+    };
+    try {
+      await executed(
+        this.redis
+          .multi()
+          .rpush(keys.args, ...pieces)
+          .pexpire(keys.args, timeoutMs + ARGUMENTS_TTL_MARGIN_MS)
+          .exec(),
+      );
+      // Calls of quick jobs (previews, status) go before the long jobs' calls that wait.
+      const job = await withinDeadline(
+        this.queue(engine).add(call.method, data, { jobId: call_id, priority: options.quick ? 1 : 2, removeOnComplete: true, removeOnFail: { age: 3600 } }),
+      );
+      const value = await this.answer(engine, job, options);
+      if (isResultOf(call.method, value)) return value;
+      throw new EngineError('engine_failed', `The worker answered ${call.method} on ${engine} with something else`);
+    } finally {
+      this.redis.del(keys.args, keys.out, keys.cancelled).catch(() => undefined);
+    }
+  }
+
+  async available(engine: EngineId): Promise<Availability> {
+    try {
+      const workers = await this.workers();
+      return workers.some((worker) => worker.engines.includes(engine)) ? { available: true } : { available: false, reason: `No live worker has ${engine}` };
+    } catch (error) {
+      return { available: false, reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  override async enginesVersion(): Promise<string> {
+    const engines = new Set((await this.workers()).flatMap((worker) => worker.engines));
+    return [...engines].sort().join(',');
+  }
+
+  /** The workers alive now, read from their announcements at most once a second. */
+  workers(): Promise<WorkerAnnouncement[]> {
+    const now = Date.now();
+    if (!this.workersRead || now - this.workersRead.at > WORKERS_CACHE_MS) {
+      const workers = withinDeadline(liveWorkers(this.redis));
+      workers.catch(() => (this.workersRead = undefined));
+      this.workersRead = { at: now, workers };
+    }
+    return this.workersRead.workers;
+  }
+
+  /** What the status page shows: whether Redis answers, the live workers and the calls waiting per engine queue. */
+  async status() {
+    try {
+      const workers = await this.workers();
+      const waiting = Object.fromEntries(
+        await Promise.all(
+          [...this.queues].map(
+            async ([engine, queue]) => [engine, (await withinDeadline(queue.getWaitingCount())) + (await withinDeadline(queue.getPrioritizedCount()))] as const,
+          ),
+        ),
+      );
+      return { connected: true, workers, waiting };
+    } catch {
+      return { connected: false, workers: [], waiting: {} };
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.queues.values()].map((queue) => queue.close().catch(() => undefined)));
+    for (const reader of this.idleReaders.splice(0)) reader.disconnect();
+    this.redis.disconnect();
+  }
+
+  private queue(engine: EngineId): Queue {
+    let queue = this.queues.get(engine);
+    if (!queue) {
+      queue = new Queue(queueName(engine), { connection: this.redis });
+      queue.on('error', (error) => this.options.log.debug({ err: error, engine }, 'queue'));
+      this.queues.set(engine, queue);
+    }
+    return queue;
+  }
+
+  private async answer(engine: EngineId, job: Job, options: CallOptions): Promise<unknown> {
+    // Blocking reads hold their connection, so each waiting call has one; they are kept for the next calls.
+    const reader = this.idleReaders.pop() ?? this.redis.duplicate({ commandTimeout: undefined });
+    reader.on('error', () => undefined);
+    const stop = () => this.cancel(job);
+    options.signal?.addEventListener('abort', stop, { once: true });
+    let healthy = true;
+    try {
+      return await new AnswerReader(reader, job, options, {
+        queue: this.queue(engine),
+        cancelGraceMs: this.options.cancelGraceMs,
+        workerGone: async () => !(await this.workers()).some((worker) => worker.engines.includes(engine)),
+        noWorker: () => noWorker(engine),
+      }).read();
+    } catch (error) {
+      healthy = !(error instanceof EngineError && error.code === 'queue_unavailable');
+      throw error;
+    } finally {
+      options.signal?.removeEventListener('abort', stop);
+      reader.removeAllListeners('error');
+      if (healthy && !this.closed) this.idleReaders.push(reader);
+      else reader.disconnect();
+    }
+  }
+
+  /** Reaches the worker running the call (or takes the call off its queue while it waits). */
+  private cancel(job: Job): void {
+    const id = job.id ?? '';
+    void (async () => {
+      // The mark covers a worker that takes the call after the message went out.
+      await this.redis.set(callKeys(id).cancelled, '1', 'PX', ARGUMENTS_TTL_MARGIN_MS);
+      await this.redis.publish(CANCEL_CHANNEL, id);
+      // A waiting job is removed; a running one is locked by its worker and stays until it stops.
+      await job.remove().catch(() => undefined);
+    })().catch(() => undefined);
+  }
+}
+
+function noWorker(engine: EngineId): EngineError {
+  return new EngineError('no_worker_for_engine', `No live worker can run ${engine}: start \`timbre worker\` on a machine that has it`, { engine });
+}

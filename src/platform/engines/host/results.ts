@@ -6,8 +6,8 @@ import type { EngineMethod, EngineResult } from './calls.js';
  */
 type ResultGuards = { [M in EngineMethod]: (value: unknown) => value is EngineResult<M> };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-const isPcm = (value: unknown) => isObject(value) && value.samples instanceof Float32Array && typeof value.sampleRate === 'number';
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+export const isPcm = (value: unknown) => isObject(value) && value.samples instanceof Float32Array && typeof value.sampleRate === 'number';
 const isSpan = (value: unknown) => isObject(value) && typeof value.start === 'number' && typeof value.end === 'number';
 
 const GUARDS: ResultGuards = {

@@ -4,6 +4,7 @@
  */
 import type { Redis } from 'ioredis';
 import { isEngineId, type EngineId } from '../engine-ids.js';
+import { isObject as isRecord } from '../host/results.js';
 
 export const HEARTBEAT_MS = 2000;
 export const ANNOUNCEMENT_TTL_MS = 3 * HEARTBEAT_MS;
@@ -58,8 +59,4 @@ function parse(value: string | null): WorkerAnnouncement | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { CallOptions } from '../host/calls.js';
-import { isResultOf } from '../host/results.js';
+import { isObject as isRecord, isResultOf } from '../host/results.js';
 import { EngineError } from '../../errors.js';
 import { callKeys, fromPieces } from './wire.js';
 import { QUEUE_DEADLINE_MS, queueUnavailable, withinDeadline } from './unavailable.js';
@@ -25,8 +25,6 @@ export interface AnswerWatch {
 }
 
 type Ending = { value: unknown } | { error: EngineError };
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 export class AnswerReader {
   private last = '0-0';

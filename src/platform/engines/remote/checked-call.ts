@@ -7,9 +7,8 @@ import type { EngineCall, EngineMethod } from '../host/calls.js';
 import { EngineError } from '../../errors.js';
 import { isEngineId } from '../engine-ids.js';
 import type { CallJob } from './wire.js';
+import { isObject as isRecord, isPcm } from '../host/results.js';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-const isPcm = (value: unknown) => isRecord(value) && value.samples instanceof Float32Array && typeof value.sampleRate === 'number';
 const isPrint = (value: unknown) => isRecord(value) && typeof value.method === 'string' && value.vector instanceof Float32Array;
 
 /** Each method's arguments, as the engine interfaces take them (without the job context). */

@@ -5,10 +5,13 @@ import { EngineHost } from '../platform/engines/host/supervisor.js';
 import { EngineWorker } from '../platform/engines/remote/engine-worker.js';
 import { QueuedEngines } from '../platform/engines/remote/queued-engines.js';
 import type { Log } from '../platform/log.js';
+import type { WorkersView } from '../features/system/index.js';
 
 /** Where engine calls run, what the status page says of it, and how it stops. */
 export interface Compute {
   engines: EngineClient;
+  /** With a queue URL: the live workers and the calls waiting per engine queue. */
+  workers?: () => Promise<WorkersView>;
   /** Sections of `/api/system/status`: the local engine host, and the workers when a queue is set. */
   statusSections(): Record<string, () => Record<string, unknown> | Promise<Record<string, unknown>>>;
   close(): Promise<void>;
@@ -38,22 +41,24 @@ export function localWorker(config: Config, url: string, log: Log) {
 /**
  * Without a queue URL every call runs in this machine's engine host. With one, calls go through
  * Redis to whichever live worker has the engine, this service's own worker among them unless
- * TIMBRE_LOCAL_WORKER is false.
+ * TIMBRE_LOCAL_WORKER is false. `onSlotsChange` hears the live workers' slots in all as they change.
  */
-export function openCompute(config: Config, log: Log): Compute {
+export function openCompute(config: Config, log: Log, onSlotsChange?: (slots: number) => void): Compute {
   const url = config.queueUrl;
   if (url === undefined) {
     const host = localEngineHost(config);
     return { engines: host, statusSections: () => ({ engine_host: () => host.status() }), close: () => host.close() };
   }
-  const engines = new QueuedEngines({ url, jobTimeoutMs: config.engineTimeoutSeconds * 1000, cancelGraceMs: 2000, log });
+  const engines = new QueuedEngines({ url, jobTimeoutMs: config.engineTimeoutSeconds * 1000, cancelGraceMs: 2000, log, onSlotsChange });
   const local = config.localWorker ? localWorker(config, url, log) : undefined;
   local?.worker.start().catch((error: unknown) => log.error({ err: error }, 'the local worker could not start'));
+  const workers = () => engines.status();
   return {
     engines,
+    workers,
     statusSections: () => ({
       ...(local ? { engine_host: () => local.host.status() } : {}),
-      workers: () => engines.status(),
+      workers,
     }),
     close: async () => {
       await local?.worker.close();

@@ -125,7 +125,7 @@ async function registerCapabilities(app: FastifyInstance, config: Config, servic
   await app.register(generateRoutes, { generation: services.generation });
   await app.register(taskRoutes, { tasks: services.tasks });
   await app.register(longFormRoutes, { longForm: services.longForm, tasks: services.tasks, findVoice: (id) => services.voices.get(id) });
-  await app.register(queueRoutes, { queue: services.queue });
+  await app.register(queueRoutes, { queue: services.queue, workers: services.workers });
   await app.register(textRoutes);
   await app.register(assetRoutes, { assets: services.assets, dataDir: config.dataDir, localPathRoots: config.localPathRoots });
   await app.register(downloadRoutes, { downloads: services.downloads });

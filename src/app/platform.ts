@@ -31,8 +31,9 @@ export function openPlatform(config: Config): Platform {
   const db = openDatabase(config.dataDir);
   const kept = new KeptWrites(log, { hasRoom: async () => !(await diskIsFull(config.dataDir)) });
   const events = new EventBus(log);
-  const compute = openCompute(config, log);
-  const queue = new JobQueue({ jobs: new JobRepository(db, kept), events, concurrency: config.queueConcurrency, maxQueued: config.queueMaxQueued, log });
+  const queue = new JobQueue({ jobs: new JobRepository(db, kept), events, concurrency: config.queueConcurrency ?? 1, maxQueued: config.queueMaxQueued, log });
+  // Unless set, as many jobs run as workers have slots: each job's calls wait for a slot anyway.
+  const compute = openCompute(config, log, config.queueConcurrency === undefined ? (slots) => queue.setConcurrency(slots) : undefined);
   return {
     config,
     log,

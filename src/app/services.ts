@@ -9,6 +9,7 @@ import type { EventBus } from '../platform/events.js';
 import { SystemService } from '../features/system/index.js';
 import type { JobQueue } from '../platform/jobs/queue.js';
 import type { AudioStore } from '../platform/store/audio-store.js';
+import type { WorkersView } from '../features/system/index.js';
 import { closePlatform, openPlatform, type Platform } from './platform.js';
 import { TaskRepository, TaskService } from '../features/tasks/index.js';
 import { GenerationService } from '../features/generation/index.js';
@@ -43,6 +44,8 @@ export interface Services {
   design: DesignService;
   openai: OpenAiService;
   audio: AudioStore;
+  /** With TIMBRE_QUEUE_URL: the live workers and the calls waiting per engine queue. */
+  workers: (() => Promise<WorkersView>) | undefined;
   /** Brings back what a previous run left: interrupted jobs, queued jobs, partial files. */
   recover(): Promise<void>;
   close(): Promise<void>;
@@ -70,6 +73,7 @@ export function createServices(config: Config): Services {
     engines,
     queue,
     audio,
+    workers: platform.compute.workers,
     ...voices,
     ...speech.services,
     ...media,

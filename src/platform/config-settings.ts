@@ -112,7 +112,13 @@ export const SETTINGS = [
   },
   { key: 'maxTextChars', env: 'TIMBRE_MAX_TEXT_CHARS', flag: 'max-text-chars', description: 'Longest text per generation', parse: integer(1, 1_000_000) },
   { key: 'maxAudioSeconds', env: 'TIMBRE_MAX_AUDIO_SECONDS', flag: 'max-audio-seconds', description: 'Longest audio per request', parse: integer(1, 86_400) },
-  { key: 'queueConcurrency', env: 'TIMBRE_QUEUE_CONCURRENCY', flag: 'queue-concurrency', description: 'Jobs running at once', parse: integer(1, 64) },
+  {
+    key: 'queueConcurrency',
+    env: 'TIMBRE_QUEUE_CONCURRENCY',
+    flag: 'queue-concurrency',
+    description: 'Jobs running at once (default: 1, or the workers’ slots)',
+    parse: integer(1, 256),
+  },
   { key: 'queueMaxQueued', env: 'TIMBRE_QUEUE_MAX', flag: 'queue-max', description: 'Jobs allowed to wait', parse: integer(1, 100_000) },
   {
     key: 'queueUrl',

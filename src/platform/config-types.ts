@@ -51,8 +51,8 @@ export interface Config {
   maxTextChars: number;
   /** Seconds of audio one request (a generation, a long-form task or chunk, a preview) may make. */
   maxAudioSeconds: number;
-  /** Jobs running side by side on the compute queue. */
-  queueConcurrency: number;
+  /** Jobs running side by side on the compute queue; unset, 1, or with a queue URL the live workers' slots. */
+  queueConcurrency: number | undefined;
   /** Jobs that may wait in the queue; more are refused with `queue_full`. */
   queueMaxQueued: number;
   /** Redis (`redis://` or `rediss://`) through which engine work goes to workers; unset, engines run here. */

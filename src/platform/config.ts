@@ -53,7 +53,7 @@ const DEFAULTS: Omit<Config, 'dataDir'> = {
   engineMemoryMb: 8192,
   maxTextChars: 5000,
   maxAudioSeconds: 1200,
-  queueConcurrency: 1,
+  queueConcurrency: undefined,
   queueMaxQueued: 100,
   queueUrl: undefined,
   localWorker: true,

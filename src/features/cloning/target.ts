@@ -1,3 +1,4 @@
+import pMap, { pMapSkip } from 'p-map';
 import type { VoiceAnalysis } from '../../platform/audio/analyse/index.js';
 import { concatPcm, durationOf, type Pcm } from '../../platform/audio/pcm.js';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
@@ -156,7 +157,8 @@ export async function scoreProbe(
 
 /**
  * Every preset speaks the probe and is scored, nearest first; voices that fail to speak it are
- * skipped, voices whose probe cannot be printed come last (still usable, unranked).
+ * skipped, voices whose probe cannot be printed come last (still usable, unranked). As many voices
+ * speak at once as the engines can run (one here, the free slots with workers).
  */
 export async function scorePresets(
   tools: ProbeTools,
@@ -164,19 +166,22 @@ export async function scorePresets(
   presets: readonly SpeakingVoice[],
   onEach: (done: number) => void,
 ): Promise<ScoredVoice[]> {
-  const scored: ScoredVoice[] = [];
-  for (const [index, voice] of presets.entries()) {
-    tools.signal.throwIfAborted();
-    const probe = await speakProbe(tools, voice, target.language).catch((error: unknown) => {
+  let done = 0;
+  const scored = await pMap(
+    presets,
+    async (voice): Promise<ScoredVoice | typeof pMapSkip> => {
       tools.signal.throwIfAborted();
-      if (error instanceof Error && 'code' in error && error.code === 'cancelled') throw error;
-      return undefined;
-    });
-    if (probe) {
-      scored.push({ voice, probe, ...(await scoreProbe(tools, target, probe)) });
-    }
-    onEach(index + 1);
-  }
+      const probe = await speakProbe(tools, voice, target.language).catch((error: unknown) => {
+        tools.signal.throwIfAborted();
+        if (error instanceof Error && 'code' in error && error.code === 'cancelled') throw error;
+        return undefined;
+      });
+      const result = probe ? { voice, probe, ...(await scoreProbe(tools, target, probe)) } : pMapSkip;
+      onEach(++done);
+      return result;
+    },
+    { concurrency: tools.engines.parallelCalls(), signal: tools.signal },
+  );
   return scored.sort((a, b) => b.fitSimilarity - a.fitSimilarity);
 }
 

@@ -1,3 +1,4 @@
+import pMap from 'p-map';
 import { firstFit, milderFit, nextFit, type PitchRange, type VoiceFit } from './conversion-fit.js';
 import type { VoiceAnalysis } from '../../platform/audio/analyse/index.js';
 import type { Pcm } from '../../platform/audio/pcm.js';
@@ -61,11 +62,17 @@ export async function fitTimbreMatch(
   const check = tools.intelligibility;
   const clear = check ? new ClearVoices(check, nearest) : undefined;
   const candidates = await fittedVoices(nearest, target, nativePitch, (voice) => clear?.isClear(voice) ?? Promise.resolve(true));
-  const fitted: FittedCandidate[] = [];
-  for (const [index, start] of candidates.entries()) {
-    fitted.push(await fitVoice(tools, target, start, nativePitch(start.voice.engine)));
-    onStep((index + 1) / candidates.length);
-  }
+  // Candidates are fitted side by side when workers have slots for them; each fit's steps stay in order.
+  let done = 0;
+  const fitted = await pMap(
+    candidates,
+    async (start) => {
+      const fit = await fitVoice(tools, target, start, nativePitch(start.voice.engine));
+      onStep(++done / candidates.length);
+      return fit;
+    },
+    { concurrency: tools.engines.parallelCalls(), signal: tools.signal },
+  );
   if (fitted.length === 0) throw new Error('no candidate voice to fit');
   const chosen = await intelligibleBest(
     tools,

@@ -40,7 +40,7 @@ export const TAKE_JOB = jobKind('chunk-take', SpeakTakeSchema, { resumable: true
 export const MERGE_JOB = jobKind('merge', MergeRequestSchema);
 
 const PREFIX = 'preset:';
-/** Chunks handed to the engine beyond the one being stored: one keeps the engine busy, more only queue. */
+/** Chunks handed to the engines beyond those they can run at once: one keeps them busy while another is stored, more only queue. */
 const CHUNKS_AHEAD = 1;
 /** A chunk whose engine host crashed under it is spoken again this many times (on the restarted host) before it fails. */
 const CRASH_RETRIES = 1;
@@ -56,8 +56,9 @@ export class LongFormJobs {
   /**
    * Speaks, in order, every chunk whose selected take has no audio yet: all of them on the first
    * run, after a restart those the stop cut short (finished takes keep their files), and in a
-   * resume the failed ones it names (`chunks`). The next chunk is already with the engine while
-   * one is encoded and stored (CHUNKS_AHEAD), so the engine never waits for the disk. A chunk
+   * resume the failed ones it names (`chunks`). As many chunks are with the engines as they can
+   * run at once (one here, the free slots with workers), plus one (CHUNKS_AHEAD) so an engine never
+   * waits while a chunk is encoded and stored. A chunk
    * whose engine host crashed is spoken once more (CRASH_RETRIES); one that fails is recorded and
    * the others still speak; the job then fails naming the failed chunks. When the job ends early
    * (cancelled, disk full) the takes it did not reach end with it, so no take stays pending with
@@ -68,7 +69,7 @@ export class LongFormJobs {
     const failed: number[] = [];
     let duration = 0;
     let stopped: { error: unknown } | undefined;
-    const inFlight: Promise<void>[] = [];
+    const inFlight = new Set<Promise<void>>();
     for (const [position, chunk] of chunks.entries()) {
       const take = selectedTake(chunk);
       if (await this.hasAudio(take)) {
@@ -78,17 +79,19 @@ export class LongFormJobs {
       if (payload.chunks && !payload.chunks.includes(chunk.index)) continue;
       const span = { from: position / chunks.length, to: (position + 1) / chunks.length, extra: { chunk_index: chunk.index } };
       // Settled here, never rejected: a rejection waiting behind another chunk would go unhandled.
-      const spoken = this.speak(take, payload.speed, context, span).then(
-        (seconds) => (seconds === undefined ? void failed.push(chunk.index) : void (duration += seconds)),
-        (error: unknown) => void (stopped ??= { error }),
-      );
-      inFlight.push(spoken);
-      if (inFlight.length > CHUNKS_AHEAD) await inFlight.shift();
+      const spoken: Promise<void> = this.speak(take, payload.speed, context, span)
+        .then(
+          (seconds) => (seconds === undefined ? void failed.push(chunk.index) : void (duration += seconds)),
+          (error: unknown) => void (stopped ??= { error }),
+        )
+        .finally(() => inFlight.delete(spoken));
+      inFlight.add(spoken);
+      while (inFlight.size > this.deps.engines.parallelCalls() - 1 + CHUNKS_AHEAD) await Promise.race(inFlight);
       // The task as a whole is bounded like one request: past the bound, no more chunks are spoken.
       if (duration > this.deps.maxAudioSeconds) stopped ??= { error: audioTooLong(this.deps.maxAudioSeconds, { produced_seconds: roundTo(duration, 1) }) };
       if (stopped) break;
     }
-    await Promise.all(inFlight);
+    await Promise.all([...inFlight]);
     if (stopped) {
       // Read again: the list above says what each take was before this run spoke it.
       this.endUnreached(

@@ -12,7 +12,7 @@ import { FINISHED_STATES, type JobRecord } from './types.js';
 export interface JobQueueOptions {
   jobs: JobRepository;
   events: EventBus;
-  /** Jobs running side by side; 1 on CPU so jobs never fight for cores. */
+  /** Jobs running side by side; 1 on CPU so jobs never fight for cores (see setConcurrency). */
   concurrency: number;
   /** Waiting jobs beyond which `submit` refuses with `queue_full`. */
   maxQueued: number;
@@ -28,13 +28,12 @@ const QUICK_LANE = 1;
 type Outcome = { result: Record<string, unknown> } | { error: unknown };
 
 /**
- * The one compute queue: every synthesis, clone, design, transcription and render runs here, first
- * in first out, at most `concurrency` at a time, plus a quick lane: while every slot is taken, the
- * first quick job waiting (a sentence to speak, see JobKind.quick) starts beside the running jobs
- * instead of waiting for them, one at a time. Every state change is written to SQLite and
- * published to the job's owner (or to everyone for jobs without an owner). Only `submit` can fail
- * for a full disk; later saves are kept in memory and retried until they land (JobRepository.save),
- * so jobs, their waiters and their events move on regardless.
+ * The one compute queue: every synthesis, clone, design, transcription and render runs here, first in first out,
+ * at most `concurrency` at a time, plus a quick lane: while every slot is taken, the first quick job waiting (a
+ * sentence to speak, see JobKind.quick) starts beside the running jobs instead of waiting for them, one at a time.
+ * Every state change is written to SQLite and published to the job's owner (or to everyone for jobs without an
+ * owner). Only `submit` can fail for a full disk; later saves are kept in memory and retried until they land
+ * (JobRepository.save), so jobs, their waiters and their events move on regardless.
  */
 export class JobQueue {
   private readonly kinds = new Map<string, RegisteredKind>();
@@ -43,11 +42,17 @@ export class JobQueue {
   private readonly waiters = new Map<string, ((record: JobRecord) => void)[]>();
   private pumpScheduled = false;
   private closed = false;
+  private concurrency = 1;
 
   constructor(private readonly options: JobQueueOptions) {
-    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
-      throw new RangeError(`Job concurrency must be a positive integer, not ${options.concurrency}`);
-    }
+    this.setConcurrency(options.concurrency);
+  }
+
+  /** With workers it follows their slots, so waiting jobs start as a machine joins; jobs beyond a lowered number finish. */
+  setConcurrency(concurrency: number): void {
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`Job concurrency must be a positive integer, not ${concurrency}`);
+    this.concurrency = concurrency;
+    this.schedulePump();
   }
 
   register<S extends TSchema>(kind: JobKind<S>, runner: KindRunner<S>): void {
@@ -114,7 +119,7 @@ export class JobQueue {
 
   status(): QueueStatus {
     const running = [...this.running.values()].map((job) => job.record);
-    return queueStatus(this.options.concurrency, running, this.queued, (kind) => this.options.jobs.meanDurationSeconds(kind, DURATION_SAMPLE));
+    return queueStatus(this.concurrency, running, this.queued, (kind) => this.options.jobs.meanDurationSeconds(kind, DURATION_SAMPLE));
   }
 
   /** The running jobs, then the queued ones in order, that `matches` picks. */
@@ -124,12 +129,12 @@ export class JobQueue {
 
   /**
    * Call once at start, after every runner is registered. Restart policy:
-   * - a job that was `running` runs again if its kind is resumable (it goes back to the queue, in
-   *   its original order); otherwise it fails with `interrupted`: its engine call died with the
-   *   process and a half-done run cannot be resumed;
-   * - a job that was `queued` runs again, in its original order: it never started, its payload
-   *   is in SQLite, and its owner may still be waiting for it (task status, WebSocket). Only a
-   *   queued job of a kind no runner handles any more fails with `interrupted` instead.
+   * - a job that was `running` runs again if its kind is resumable (it goes back to the queue, in its original
+   *   order); otherwise it fails with `interrupted`: its engine call died with the process and a half-done run
+   *   cannot be resumed;
+   * - a job that was `queued` runs again, in its original order: it never started, its payload is in SQLite, and
+   *   its owner may still be waiting for it (task status, WebSocket). Only a queued job of a kind no runner
+   *   handles any more fails with `interrupted` instead.
    */
   recover(): { requeued: number; interrupted: number } {
     let requeued = 0;
@@ -155,27 +160,24 @@ export class JobQueue {
   }
 
   /**
-   * Aborts the running jobs and resolves once they have stopped; starts nothing more. A stopped job
-   * of a resumable kind goes back to `queued` (it goes on after the next start, like a job that
-   * never started); any other ends `cancelled`. Queued jobs stay queued in SQLite and run after the
-   * next start (recover), so `wait` on one of them does not settle in this process.
+   * Aborts the running jobs and resolves once they have stopped; starts nothing more. A stopped job of a resumable
+   * kind goes back to `queued` (it goes on after the next start, like a job that never started); any other ends
+   * `cancelled`. Queued jobs stay queued in SQLite and run after the next start (recover), so `wait` on one of them
+   * does not settle in this process.
    */
   async close(): Promise<void> {
     this.closed = true;
-    const stopping = [...this.running.values()].map((job) => {
-      job.controller.abort(new EngineError('cancelled', 'The service is stopping'));
-      return this.wait(job.record.id);
-    });
-    await Promise.all(stopping);
+    const stop = (job: RunningJob) => (job.controller.abort(new EngineError('cancelled', 'The service is stopping')), this.wait(job.record.id));
+    await Promise.all([...this.running.values()].map(stop));
   }
 
-  /** Jobs still waiting once the next tick fills the free slots: a burst of submits counts alike. */
   private isResumable(kind: string): boolean {
     return this.kinds.get(kind)?.kind.resumable ?? false;
   }
 
+  /** Jobs still waiting once the next tick fills the free slots: a burst of submits counts alike. */
   private waitingCount(): number {
-    const free = this.closed ? 0 : this.options.concurrency - [...this.running.values()].filter((job) => job.lane === 'main').length;
+    const free = this.closed ? 0 : this.concurrency - [...this.running.values()].filter((job) => job.lane === 'main').length;
     return Math.max(0, this.queued.length - free);
   }
 
@@ -210,7 +212,7 @@ export class JobQueue {
   private nextToStart(): { index: number; lane: 'main' | 'quick' } | undefined {
     if (this.queued.length === 0) return undefined;
     const inLane = (lane: 'main' | 'quick') => [...this.running.values()].filter((job) => job.lane === lane).length;
-    if (inLane('main') < this.options.concurrency) return { index: 0, lane: 'main' };
+    if (inLane('main') < this.concurrency) return { index: 0, lane: 'main' };
     if (inLane('quick') >= QUICK_LANE) return undefined;
     const index = this.queued.findIndex((record) => this.isQuick(record));
     return index < 0 ? undefined : { index, lane: 'quick' };

@@ -45,7 +45,8 @@ export class RunningJob {
   private progress(fraction: number, stage?: string, extra: Record<string, unknown> = {}): void {
     const { record } = this;
     if (record.state !== 'running' || !Number.isFinite(fraction)) return;
-    record.progress = Math.min(1, Math.max(0, fraction));
+    // Never backwards: parts of one job (a task's chunks) may report out of order when they run side by side.
+    record.progress = Math.min(1, Math.max(record.progress, fraction));
     if (stage !== undefined) record.stage = stage;
     // Skipped writes are not lost: the terminal write carries the latest progress.
     const at = Date.now();

@@ -68,6 +68,14 @@ export abstract class EngineClient {
     return Promise.resolve('');
   }
 
+  /**
+   * Calls one job may usefully keep running at once (a task's chunks, a clone's candidates): 1 on
+   * this machine's host, whose processes serve jobs side by side; with workers, their slots.
+   */
+  parallelCalls(): number {
+    return 1;
+  }
+
   capabilities(engine: EngineId, options: CallOptions = {}): Promise<EngineCapabilities> {
     return this.run(engine, { method: 'capabilities', args: [] }, options);
   }

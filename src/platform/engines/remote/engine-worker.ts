@@ -12,6 +12,7 @@ import { ENGINE_IDS, type EngineId } from '../engine-ids.js';
 import { EngineError, errorText } from '../../errors.js';
 import { announce, HEARTBEAT_MS, withdraw } from './announcements.js';
 import { checkedCall, checkedJob } from './checked-call.js';
+import { CLOSE_DEADLINE_MS, withinDeadline } from './unavailable.js';
 import { CANCEL_CHANNEL, callKeys, fromPieces, queueName, toPieces, type OutKind } from './wire.js';
 import type { Log } from '../../log.js';
 
@@ -74,8 +75,9 @@ export class EngineWorker {
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
     for (const controller of this.running.values()) controller.abort(new EngineError('cancelled', 'The worker is shutting down'));
-    await Promise.all(this.workers.map((worker) => worker.close(true)));
-    await withdraw(this.redis, this.id).catch(() => undefined);
+    await withinDeadline(Promise.all([...this.workers.map((worker) => worker.close(true)), withdraw(this.redis, this.id)]), CLOSE_DEADLINE_MS).catch(
+      () => undefined,
+    );
     this.redis.disconnect();
     this.subscriber.disconnect();
   }
@@ -128,10 +130,14 @@ export class EngineWorker {
     }
   }
 
-  /** Waits for one of the machine's slots: its queues share them. */
+  /**
+   * Waits for one of the machine's slots: its queues share them. The queues stop taking calls while
+   * every slot is busy, so calls wait in Redis for any machine with a free slot rather than here
+   * for this one; a call taken just before the pause waits here for the next slot.
+   */
   private async slot(): Promise<void> {
     if (this.free > 0) {
-      this.free--;
+      if (--this.free === 0) for (const worker of this.workers) worker.pause(true).catch(() => undefined);
       return;
     }
     await new Promise<void>((resolve) => this.waiting.push(resolve));
@@ -139,8 +145,8 @@ export class EngineWorker {
 
   private release(): void {
     const next = this.waiting.shift();
-    if (next) next();
-    else this.free++;
+    if (next) return next();
+    if (this.free++ === 0) for (const worker of this.workers) worker.resume();
   }
 }
 

@@ -12,10 +12,10 @@ import type { EngineId } from '../engine-ids.js';
 import type { Availability } from '../types.js';
 import { EngineError } from '../../errors.js';
 import type { Log } from '../../log.js';
-import { liveWorkers, type WorkerAnnouncement } from './announcements.js';
+import { HEARTBEAT_MS, liveWorkers, type WorkerAnnouncement } from './announcements.js';
 import { AnswerReader } from './answer-reader.js';
 import { callKeys, CANCEL_CHANNEL, queueName, toPieces, type CallJob } from './wire.js';
-import { executed, withinDeadline, QUEUE_DEADLINE_MS } from './unavailable.js';
+import { CLOSE_DEADLINE_MS, executed, withinDeadline, QUEUE_DEADLINE_MS } from './unavailable.js';
 
 export interface QueuedEnginesOptions {
   url: string;
@@ -24,6 +24,8 @@ export interface QueuedEnginesOptions {
   /** How long a cancelled call may take to stop on its worker before the API node gives up on it. */
   cancelGraceMs: number;
   log: Log;
+  /** Told the live workers' slots in all whenever that changes (a worker came, went or was resized). */
+  onSlotsChange?: (slots: number) => void;
 }
 
 /** Live workers are read at most this often. */
@@ -36,6 +38,11 @@ export class QueuedEngines extends EngineClient {
   private readonly queues = new Map<EngineId, Queue>();
   private readonly idleReaders: Redis[] = [];
   private workersRead?: { at: number; workers: Promise<WorkerAnnouncement[]> };
+  private slots = 0;
+  /** Settles when the first connection is up, or gave up: commands sent before it would fail at once. */
+  private readonly firstConnection: Promise<void>;
+  /** Reads the announcements as often as workers write them, so a machine joining is put to work at once. */
+  private readonly watch: NodeJS.Timeout;
   private closed = false;
 
   constructor(private readonly options: QueuedEnginesOptions) {
@@ -43,6 +50,11 @@ export class QueuedEngines extends EngineClient {
     // No offline queue: while Redis is away a command fails at once instead of waiting for it.
     this.redis = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: QUEUE_DEADLINE_MS });
     this.redis.on('error', (error) => options.log.debug({ err: error }, 'queue connection'));
+    this.firstConnection = new Promise((resolve) => {
+      this.redis.once('ready', resolve);
+      setTimeout(resolve, QUEUE_DEADLINE_MS).unref();
+    });
+    this.watch = setInterval(() => void this.workers().catch(() => undefined), HEARTBEAT_MS).unref();
   }
 
   async run<M extends EngineMethod>(engine: EngineId, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
@@ -100,11 +112,18 @@ export class QueuedEngines extends EngineClient {
   workers(): Promise<WorkerAnnouncement[]> {
     const now = Date.now();
     if (!this.workersRead || now - this.workersRead.at > WORKERS_CACHE_MS) {
-      const workers = withinDeadline(liveWorkers(this.redis));
-      workers.catch(() => (this.workersRead = undefined));
+      const workers = withinDeadline(this.firstConnection.then(() => liveWorkers(this.redis)));
+      workers.then(
+        (live) => this.countSlots(live),
+        () => (this.workersRead = undefined),
+      );
       this.workersRead = { at: now, workers };
     }
     return this.workersRead.workers;
+  }
+
+  override parallelCalls(): number {
+    return Math.max(1, this.slots);
   }
 
   /** What the status page shows: whether Redis answers, the live workers and the calls waiting per engine queue. */
@@ -126,9 +145,17 @@ export class QueuedEngines extends EngineClient {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.queues.values()].map((queue) => queue.close().catch(() => undefined)));
+    clearInterval(this.watch);
+    await withinDeadline(Promise.all([...this.queues.values()].map((queue) => queue.close())), CLOSE_DEADLINE_MS).catch(() => undefined);
     for (const reader of this.idleReaders.splice(0)) reader.disconnect();
     this.redis.disconnect();
+  }
+
+  private countSlots(workers: readonly WorkerAnnouncement[]): void {
+    const slots = workers.reduce((sum, worker) => sum + worker.slots, 0);
+    if (slots === this.slots) return;
+    this.slots = slots;
+    this.options.onSlotsChange?.(Math.max(1, slots));
   }
 
   private queue(engine: EngineId): Queue {

@@ -2,6 +2,8 @@ import { EngineError, errorText } from '../../errors.js';
 
 /** Requests that need an engine answer within this when Redis cannot be reached. */
 export const QUEUE_DEADLINE_MS = 5000;
+/** How long closing may wait for Redis before dropping the connections: with Redis gone, a graceful close would wait for it. */
+export const CLOSE_DEADLINE_MS = 1000;
 
 export function queueUnavailable(cause: unknown): EngineError {
   return new EngineError('queue_unavailable', `The work queue (Redis) cannot be reached: ${errorText(cause)}`);

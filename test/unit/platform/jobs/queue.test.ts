@@ -192,6 +192,25 @@ describe('JobQueue', () => {
     await double.close();
   });
 
+  test('a raised concurrency (a worker joined) starts waiting jobs at once; a lowered one lets running jobs finish', async () => {
+    const queue = makeQueue();
+    const ids = [1, 2, 3].map((payload) => queue.submit({ kind: WORK, ownerKeyId: null, payload }).id);
+    await gate.started(0);
+    queue.setConcurrency(3);
+    await Promise.all([gate.started(1), gate.started(2)]);
+    assert.equal(queue.status().concurrency, 3);
+    queue.setConcurrency(1);
+    const fourth = queue.submit({ kind: WORK, ownerKeyId: null, payload: 4 }).id;
+    gate.calls[0]!.outcome.resolve({});
+    gate.calls[1]!.outcome.resolve({});
+    await Promise.all(ids.slice(0, 2).map((id) => queue.wait(id)));
+    await nextTurn();
+    assert.equal(gate.calls.length, 3, 'two jobs still above the new number: the fourth waits');
+    assert.equal(queue.get(fourth)?.state, 'queued');
+    assert.throws(() => queue.setConcurrency(0), RangeError);
+    await queue.close();
+  });
+
   test('a quick job starts beside the running one in the quick lane, one at a time; other jobs keep their turn', { timeout: 5000 }, async () => {
     const queue = makeQueue();
     queue.register(SPEAKING, gate.runner);

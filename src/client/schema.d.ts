@@ -786,7 +786,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The calling key’s running and queued jobs, with positions and estimated wait; other keys’ jobs as counts */
+        /** The calling key’s running and queued jobs, with positions and estimated wait; other keys’ jobs as counts; the workers */
         get: operations["getQueueStatus"];
         put?: never;
         post?: never;
@@ -3366,7 +3366,7 @@ export interface operations {
                             running: number;
                             queued: number;
                         };
-                        /** @description With TIMBRE_QUEUE_URL: the compute workers alive now */
+                        /** @description With TIMBRE_QUEUE_URL: the compute workers alive now and the calls waiting per engine queue */
                         workers?: {
                             /** @description Whether Redis answers */
                             connected: boolean;
@@ -9684,6 +9684,29 @@ export interface operations {
                         others: {
                             running: number;
                             queued: number;
+                        };
+                        /** @description With TIMBRE_QUEUE_URL: the compute workers alive now and the calls waiting per engine queue */
+                        workers?: {
+                            /** @description Whether Redis answers */
+                            connected: boolean;
+                            workers: {
+                                id: string;
+                                /** @description The machine’s host name */
+                                host: string;
+                                /** @description Engine calls it runs at once */
+                                slots: number;
+                                /** @description Engines it can run */
+                                engines: string[];
+                                running: number;
+                                /** @description Calls finished since it started */
+                                completed: number;
+                                /** Format: date-time */
+                                last_seen: string;
+                            }[];
+                            /** @description Engine calls waiting for a worker, per engine */
+                            waiting: {
+                                [key: string]: number;
+                            };
                         };
                     };
                 };

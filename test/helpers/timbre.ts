@@ -17,7 +17,7 @@ const run = promisify(execFile);
  * test file run by hand after a change in src/ would test the old build, so it fails instead.
  */
 let checkedBuild = false;
-function compiledTimbre(): string {
+export function compiledTimbre(): string {
   if (checkedBuild) return BIN;
   const src = fileURLToPath(new URL('../../src', import.meta.url));
   const built = statSync(fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url)), { throwIfNoEntry: false });

@@ -6,6 +6,7 @@ import { cancelJobs, cancelOwnJob } from '../../platform/jobs/job-cancel.js';
 import { callerOf } from '../access/index.js';
 import { CancelledSchema, Nullable, presentCancelled } from '../../platform/http/schemas.js';
 import { CANCEL_ERRORS, withErrors } from '../../platform/http/responses.js';
+import { WorkersSchema, type WorkersView } from './workers-schema.js';
 
 export const JobViewSchema = Type.Object(
   {
@@ -32,6 +33,7 @@ const QueueStatusSchema = Type.Object({
     { running: Type.Integer({ minimum: 0 }), queued: Type.Integer({ minimum: 0 }) },
     { description: 'Jobs of other keys (and of the service itself), counted only' },
   ),
+  workers: Type.Optional(WorkersSchema),
 });
 
 const CancelBody = Type.Object(
@@ -45,13 +47,19 @@ const CancelBody = Type.Object(
 const config = { scope: 'system:read' } as const;
 const tags = ['Queue'];
 
-export const queueRoutes: FastifyPluginAsyncTypebox<{ queue: JobQueue }> = async (app, { queue }) => {
+export interface QueueRoutesOptions {
+  queue: JobQueue;
+  /** With TIMBRE_QUEUE_URL: the workers the engine calls go to. */
+  workers?: () => Promise<WorkersView>;
+}
+
+export const queueRoutes: FastifyPluginAsyncTypebox<QueueRoutesOptions> = async (app, { queue, workers }) => {
   app.get('/api/queue/status', {
     config,
     schema: {
       operationId: 'getQueueStatus',
       tags,
-      summary: 'The calling key’s running and queued jobs, with positions and estimated wait; other keys’ jobs as counts',
+      summary: 'The calling key’s running and queued jobs, with positions and estimated wait; other keys’ jobs as counts; the workers',
       response: withErrors({ 200: QueueStatusSchema }),
     },
     handler: async (request) => {
@@ -63,6 +71,7 @@ export const queueRoutes: FastifyPluginAsyncTypebox<{ queue: JobQueue }> = async
         running: running.filter(mine),
         queued: queued.filter(mine),
         others: { running: running.filter((job) => !mine(job)).length, queued: queued.filter((job) => !mine(job)).length },
+        ...(workers ? { workers: await workers() } : {}),
       };
     },
   });

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { SystemService } from './service.js';
 import { Nullable, TimestampSchema } from '../../platform/http/schemas.js';
+import { WorkersSchema } from './workers-schema.js';
 import { withErrors } from '../../platform/http/responses.js';
 
 const Bytes = Type.Integer({ minimum: 0, description: 'bytes' });
@@ -63,16 +64,6 @@ const InfoSchema = Type.Object({
   ),
 });
 
-const WorkerSchema = Type.Object({
-  id: Type.String(),
-  host: Type.String({ description: 'The machine’s host name' }),
-  slots: Type.Integer({ description: 'Engine calls it runs at once' }),
-  engines: Type.Array(Type.String(), { description: 'Engines it can run' }),
-  running: Type.Integer(),
-  completed: Type.Integer({ description: 'Calls finished since it started' }),
-  last_seen: TimestampSchema,
-});
-
 const StatusSchema = Type.Object(
   {
     status: Type.String({ description: '`ok`, or `degraded` when the database cannot be read' }),
@@ -112,16 +103,7 @@ const StatusSchema = Type.Object(
       ),
     ),
     queue: Type.Optional(Type.Object({ concurrency: Type.Integer(), running: Type.Integer(), queued: Type.Integer() }, { description: 'The compute queue' })),
-    workers: Type.Optional(
-      Type.Object(
-        {
-          connected: Type.Boolean({ description: 'Whether Redis answers' }),
-          workers: Type.Array(WorkerSchema),
-          waiting: Type.Record(Type.String(), Type.Integer(), { description: 'Engine calls waiting for a worker, per engine' }),
-        },
-        { description: 'With TIMBRE_QUEUE_URL: the compute workers alive now' },
-      ),
-    ),
+    workers: Type.Optional(WorkersSchema),
   },
   { additionalProperties: true, description: 'Services add their own sections: engine_host (host processes, loaded engines), storage, queue, workers' },
 );

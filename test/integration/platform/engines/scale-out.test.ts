@@ -1,51 +1,9 @@
 // Black-box: an API node, worker processes and redis-server are separate processes talking over Redis.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startRedis, type RunningRedis } from '../../../helpers/redis.js';
 import { createKeyWithCli, removeDir, request, startTimbre, tempDir, type RunningTimbre } from '../../../helpers/timbre.js';
-
-const BIN = fileURLToPath(new URL('../../../../bin/timbre.mjs', import.meta.url));
-
-interface RunningWorker {
-  process: ChildProcess;
-  dataDir: string;
-  stop(): Promise<void>;
-}
-
-/** `timbre worker` on the queue, with a data folder of its own (a worker machine keeps no state). */
-async function startWorker(url: string, env: Record<string, string> = {}): Promise<RunningWorker> {
-  const dataDir = await tempDir('timbre-worker-');
-  const child = spawn(process.execPath, [BIN, 'worker', '--slots', '1', '--data-dir', dataDir], {
-    env: { ...process.env, TIMBRE_QUEUE_URL: url, TIMBRE_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`timbre worker exited with ${code}`)));
-  });
-  return {
-    process: child,
-    dataDir,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      await removeDir(dataDir);
-    },
-  };
-}
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, seconds = 15): Promise<T> {
-  for (const until = Date.now() + seconds * 1000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 200))) {
-    const value = await probe();
-    if (value !== undefined) return value;
-  }
-  throw new Error(`${what} did not happen within ${seconds} s`);
-}
+import { eventually, startWorker, type RunningWorker } from '../../../helpers/workers.js';
 
 describe('engine work through BullMQ on Redis', () => {
   let redis: RunningRedis;

@@ -43,13 +43,14 @@ interface Watched {
 /**
  * One real server (contract check on) and one Debian chromium per test file. Every page is
  * watched: a console error or an uncaught exception in any page fails the test that opened it.
+ * `env` is read when the server starts, so it can name what an earlier before() started (Redis).
  */
-export function useStudio(options: { args?: string[] } = {}): Studio {
+export function useStudio(options: { args?: string[]; env?: () => Record<string, string> } = {}): Studio {
   const studio = {} as Studio;
   const watched: Watched[] = [];
   before(async () => {
     await mkdir(ARTIFACTS, { recursive: true });
-    studio.server = await startTimbre({ args: options.args });
+    studio.server = await startTimbre({ args: options.args, env: options.env?.() });
     studio.admin = await createKeyWithCli(studio.server.dataDir, 'studio-test', GENEROUS_LIMITS);
     studio.browser = await chromium.launch({
       executablePath: CHROMIUM,

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import { hostname } from 'node:os';
+import { after, before, describe, test } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
+import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { useStudio } from './studio.js';
 
 const LONG_TEXT = Array.from({ length: 30 }, (_, index) => `This is sentence number ${index + 1} of a long text that keeps the engine busy.`).join(' ');
@@ -10,6 +12,15 @@ const SLOW_VOICE = 'festival:cmu_us_slt_arctic_hts';
 async function assertNoPageOverflow(page: Page): Promise<void> {
   const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
   assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
+}
+
+/** The service status is re-read only every 15 s; the button reads it at once. */
+async function refreshUntilVisible(page: Page, target: Locator, seconds = 20): Promise<void> {
+  for (const until = Date.now() + seconds * 1000; Date.now() < until; await page.waitForTimeout(500)) {
+    if (await target.isVisible()) return;
+    await page.getByRole('button', { name: 'Refresh now' }).click();
+  }
+  await target.waitFor({ timeout: 1 }); // fails naming what never showed
 }
 
 describe('System screen', () => {
@@ -41,6 +52,10 @@ describe('System screen', () => {
       .first()
       .waitFor();
     await load.getByText(/[\d.]+ (MiB|GiB) of [\d.]+ (MiB|GiB) used/).waitFor();
+
+    // Without a queue URL the service runs its engines itself: no workers to show.
+    await page.getByRole('region', { name: 'Service' }).getByText('Up for').waitFor();
+    assert.equal(await page.getByRole('region', { name: 'Workers' }).count(), 0);
 
     const engines = page.getByRole('table', { name: 'Engines' });
     for (const engine of ['pico', 'rhvoice']) {
@@ -91,5 +106,36 @@ describe('System screen', () => {
       .waitFor();
     await assertNoPageOverflow(page);
     await studio.shoot(page, 'system');
+  });
+});
+
+describe('System screen, scaled out through Redis', () => {
+  let redis: RunningRedis;
+  before(async () => {
+    redis = await startRedis();
+  });
+  // Its local worker (on by default) announces this machine on the queue.
+  const studio = useStudio({ env: () => ({ TIMBRE_QUEUE_URL: redis.url }) });
+  after(async () => {
+    await redis?.close();
+  });
+
+  test('lists the workers, and says when the queue stops answering', { timeout: 90_000 }, async () => {
+    const page = await studio.open('system', 'desktop');
+    const panel = page.getByRole('region', { name: 'Workers' });
+    const table = panel.getByRole('table', { name: 'Workers' });
+    const row = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: hostname(), exact: true }) });
+    await refreshUntilVisible(page, row);
+    assert.equal(await table.locator('tbody tr').count(), 1);
+    const [id, engines, slots] = await row.getByRole('cell').allInnerTexts();
+    assert.ok(id, 'the worker id is shown');
+    assert.ok(engines?.split(', ').includes('espeak'), `engines: ${engines}`);
+    assert.ok(Number(slots) >= 1, `slots: ${slots}`);
+    await row.getByText(/^\d+ s ago$/).waitFor();
+    await studio.shoot(page, 'system-workers');
+
+    await redis.stop();
+    await refreshUntilVisible(page, panel.getByRole('alert').getByText('The queue (Redis) does not answer', { exact: false }));
+    assert.equal(await table.count(), 0, 'no worker is listed while Redis is away');
   });
 });

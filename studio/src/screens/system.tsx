@@ -3,9 +3,10 @@ import { LoadPanel } from './system/load.js';
 import { QueuePanel } from './system/queue.js';
 import { ServicePanel } from './system/service.js';
 import { useSystem } from './system/use-system.js';
+import { WorkersPanel } from './system/workers.js';
 import './system/system.css';
 
-/** The machine and the service at a glance: load, engines and models, and this key's jobs (cancellable), kept live. */
+/** The machine and the service at a glance: load, the workers when scaled out through Redis, engines and models, and this key's jobs (cancellable), kept live. */
 export function SystemScreen() {
   const { stats, info, status, gpu, queue, refreshAll } = useSystem();
   const loadedEngines = status.data?.engine_host?.loaded_engines ?? [];
@@ -21,6 +22,7 @@ export function SystemScreen() {
         <LoadPanel stats={stats.data} gpu={gpu.data} error={stats.error ?? gpu.error} />
         <ServicePanel info={info.data} status={status.data} error={status.error} />
       </div>
+      {status.data?.workers ? <WorkersPanel workers={status.data.workers} /> : null}
       <QueuePanel queue={queue.data} error={queue.error} onChanged={() => void queue.refresh()} />
       <EnginesPanel engines={info.data?.engines} models={info.data?.models} loadedEngines={loadedEngines} error={info.error} />
     </div>

@@ -11,6 +11,7 @@ import { benchIntelligibility } from './intelligibility.js';
 import { benchLongForm } from './long-form.js';
 import { printTable } from './measure.js';
 import { benchRecognizer, recognitionSet } from './recognizers.js';
+import { benchScaleOut, SCALE_OUT_TITLES } from './scale-out.js';
 import { benchService } from './service.js';
 import { benchStartup } from './startup.js';
 import { benchSynthesizer } from './synthesizers.js';
@@ -68,6 +69,10 @@ printTable(
 const longForm = await benchLongForm(config);
 printTable('Long-form generation of 2,000 characters (real path: queue, engine host, files)', longForm);
 
+const scaleOut = await benchScaleOut(config, espeak);
+printTable(SCALE_OUT_TITLES.calls, scaleOut.calls);
+printTable(SCALE_OUT_TITLES.throughput, scaleOut.throughput);
+
 const cloning = await benchCloning(config, [jfk, lj]);
 printTable(
   'Voice cloning per method and reference clip (similarity by a measure the fit never saw, vs the nearest unconverted preset; fit_similarity by the fitting print; intelligibility = word accuracy on the probe sentences)',
@@ -90,6 +95,7 @@ const results = {
   service,
   fairness,
   long_form: longForm,
+  scale_out: scaleOut,
   cloning,
   intelligibility,
 };

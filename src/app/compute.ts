@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { Config } from '../platform/config.js';
 import type { EngineClient } from '../platform/engines/host/calls.js';
 import { EngineHost } from '../platform/engines/host/supervisor.js';
+import { engineDescriptors } from '../platform/engines/registry.js';
 import { EngineWorker } from '../platform/engines/remote/engine-worker.js';
 import { QueuedEngines } from '../platform/engines/remote/queued-engines.js';
 import type { Log } from '../platform/log.js';
@@ -34,7 +35,8 @@ export function localEngineHost(config: Config, poolSize = config.enginePoolSize
 export function localWorker(config: Config, url: string, log: Log) {
   const slots = config.workerSlots ?? availableParallelism();
   const host = localEngineHost(config, slots);
-  const worker = new EngineWorker({ url, engines: host, slots, stallMs: config.queueStallSeconds * 1000, log });
+  const synthesizers = new Set(engineDescriptors(config.modelsDir).flatMap((engine) => (engine.kind === 'synthesizer' ? [engine.id] : [])));
+  const worker = new EngineWorker({ url, engines: host, synthesizers, slots, stallMs: config.queueStallSeconds * 1000, log });
   return { host, worker, slots };
 }
 

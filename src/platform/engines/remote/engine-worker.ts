@@ -13,6 +13,7 @@ import { EngineError, errorText } from '../../errors.js';
 import { announce, HEARTBEAT_MS, withdraw } from './announcements.js';
 import { checkedCall, checkedJob } from './checked-call.js';
 import { CLOSE_DEADLINE_MS, withinDeadline } from './unavailable.js';
+import { voiceSet, type VoiceSet } from './voice-sets.js';
 import { CANCEL_CHANNEL, callKeys, fromPieces, queueName, toPieces, type OutKind } from './wire.js';
 import type { Log } from '../../log.js';
 
@@ -20,6 +21,8 @@ export interface EngineWorkerOptions {
   url: string;
   /** The engine host calls run on. */
   engines: EngineClient;
+  /** The engines that speak: their voices decide which of their calls this worker takes. */
+  synthesizers: ReadonlySet<EngineId>;
   /** Calls this worker runs at once, over all its engines. */
   slots: number;
   /** A worker silent this long loses its calls to another (BullMQ's lock and stalled check). */
@@ -36,7 +39,7 @@ export class EngineWorker {
   private readonly subscriber: Redis;
   private readonly workers: Worker[] = [];
   private readonly running = new Map<string, AbortController>();
-  private engines: EngineId[] = [];
+  private readonly voiceSets = new Map<EngineId, VoiceSet>();
   private free: number;
   private readonly waiting: (() => void)[] = [];
   private completed = 0;
@@ -49,16 +52,15 @@ export class EngineWorker {
     for (const connection of [this.redis, this.subscriber]) connection.on('error', (error) => options.log.debug({ err: error }, 'queue connection'));
   }
 
-  /** Finds the engines this machine can run, announces them and starts taking their calls. */
+  /** Finds the engines this machine can run and their voices, announces them and starts taking their calls. */
   async start(): Promise<EngineId[]> {
-    const availability = await Promise.all(ENGINE_IDS.map(async (id) => [id, (await this.options.engines.available(id)).available] as const));
-    this.engines = availability.filter(([, available]) => available).map(([id]) => id);
+    await Promise.all(ENGINE_IDS.map((engine) => this.findVoiceSet(engine)));
     await this.subscriber.subscribe(CANCEL_CHANNEL);
     this.subscriber.on('message', (_channel: string, call: string) => this.running.get(call)?.abort(new EngineError('cancelled', 'The job was cancelled')));
     await this.beat();
     this.heartbeat = setInterval(() => void this.beat().catch(() => undefined), HEARTBEAT_MS);
-    for (const engine of this.engines) {
-      const worker = new Worker(queueName(engine), (job) => this.process(job), {
+    for (const [engine, set] of this.voiceSets) {
+      const worker = new Worker(queueName(engine, set.id), (job) => this.process(job), {
         connection: this.redis,
         concurrency: this.options.slots,
         lockDuration: this.options.stallMs,
@@ -69,7 +71,18 @@ export class EngineWorker {
       worker.on('error', (error) => this.options.log.debug({ err: error, engine }, 'queue worker'));
       this.workers.push(worker);
     }
-    return this.engines;
+    return [...this.voiceSets.keys()];
+  }
+
+  /** An engine that fails to list its voices here is left out rather than announced with none. */
+  private async findVoiceSet(engine: EngineId): Promise<void> {
+    if (!(await this.options.engines.available(engine)).available) return;
+    try {
+      const voices = this.options.synthesizers.has(engine) ? (await this.options.engines.listVoices(engine)).map((voice) => voice.id) : [];
+      this.voiceSets.set(engine, voiceSet(voices));
+    } catch (error) {
+      this.options.log.warn({ err: error, engine }, 'the engine could not list its voices; this worker leaves it out');
+    }
   }
 
   async close(): Promise<void> {
@@ -83,15 +96,11 @@ export class EngineWorker {
   }
 
   private beat(): Promise<void> {
-    return announce(this.redis, {
-      id: this.id,
-      host: hostname(),
-      slots: this.options.slots,
-      engines: this.engines,
-      running: this.running.size,
-      completed: this.completed,
-      last_seen: new Date().toISOString(),
-    });
+    return announce(
+      this.redis,
+      { id: this.id, host: hostname(), slots: this.options.slots, running: this.running.size, completed: this.completed, last_seen: new Date().toISOString() },
+      this.voiceSets,
+    );
   }
 
   private async process(job: Job): Promise<void> {

@@ -1,7 +1,8 @@
 /**
- * The API node's engine client when work goes to workers: each call becomes a BullMQ job on its
- * engine's queue, its arguments go beside it in bounded pieces, and its answer (progress, streamed
- * audio, result or error) comes back through a Redis stream, checked like the local host's.
+ * The API node's engine client when work goes to workers: each call becomes a BullMQ job on the
+ * queue of its engine and voice set (routing.ts), its arguments go beside it in bounded pieces, and
+ * its answer (progress, streamed audio, result or error) comes back through a Redis stream, checked
+ * like the local host's.
  */
 import { randomUUID } from 'node:crypto';
 import { Job, Queue } from 'bullmq';
@@ -15,7 +16,8 @@ import type { Log } from '../../log.js';
 import { HEARTBEAT_MS, liveWorkers, type WorkerAnnouncement } from './announcements.js';
 import { AnswerReader } from './answer-reader.js';
 import { callKeys, CANCEL_CHANNEL, queueName, toPieces, type CallJob } from './wire.js';
-import { CLOSE_DEADLINE_MS, executed, withinDeadline, QUEUE_DEADLINE_MS } from './unavailable.js';
+import { CallRouter, voiceSetsOf } from './routing.js';
+import { CLOSE_DEADLINE_MS, executed, noWorker, withinDeadline, QUEUE_DEADLINE_MS } from './unavailable.js';
 
 export interface QueuedEnginesOptions {
   url: string;
@@ -35,7 +37,8 @@ const ARGUMENTS_TTL_MARGIN_MS = 60 * 60 * 1000;
 
 export class QueuedEngines extends EngineClient {
   private readonly redis: Redis;
-  private readonly queues = new Map<EngineId, Queue>();
+  private readonly queues = new Map<string, { engine: EngineId; queue: Queue }>();
+  private readonly router: CallRouter;
   private readonly idleReaders: Redis[] = [];
   private workersRead?: { at: number; workers: Promise<WorkerAnnouncement[]> };
   private slots = 0;
@@ -50,6 +53,7 @@ export class QueuedEngines extends EngineClient {
     // No offline queue: while Redis is away a command fails at once instead of waiting for it.
     this.redis = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: QUEUE_DEADLINE_MS });
     this.redis.on('error', (error) => options.log.debug({ err: error }, 'queue connection'));
+    this.router = new CallRouter(this.redis);
     this.firstConnection = new Promise((resolve) => {
       this.redis.once('ready', resolve);
       setTimeout(resolve, QUEUE_DEADLINE_MS).unref();
@@ -58,9 +62,25 @@ export class QueuedEngines extends EngineClient {
   }
 
   async run<M extends EngineMethod>(engine: EngineId, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
+    return this.runOn<M>(engine, await this.router.route(await this.workers(), engine, call), call, options);
+  }
+
+  /** Every voice of the engine on any live worker: each voice set is asked once. */
+  override async listVoices(engine: EngineId, options: CallOptions = {}): Promise<EngineResult<'listVoices'>> {
+    const sets = voiceSetsOf(await this.workers(), engine);
+    if (sets.length === 0) throw noWorker(engine);
+    const lists = await Promise.all(sets.map((set) => this.runOn(engine, set.id, { method: 'listVoices', args: [] }, options)));
+    return [...new Map(lists.flat().map((voice) => [voice.id, voice])).values()];
+  }
+
+  private async runOn<M extends EngineMethod>(
+    engine: EngineId,
+    voiceSet: string,
+    call: EngineCall & { method: M },
+    options: CallOptions,
+  ): Promise<EngineResult<M>> {
     if (this.closed) throw new EngineError('cancelled', 'The service is shutting down');
     if (options.signal?.aborted) throw new EngineError('cancelled', 'The job was cancelled');
-    if (!(await this.workers()).some((worker) => worker.engines.includes(engine))) throw noWorker(engine);
     const call_id = randomUUID();
     const keys = callKeys(call_id);
     const timeoutMs = options.timeoutMs ?? this.options.jobTimeoutMs;
@@ -84,9 +104,14 @@ export class QueuedEngines extends EngineClient {
       );
       // Calls of quick jobs (previews, status) go before the long jobs' calls that wait.
       const job = await withinDeadline(
-        this.queue(engine).add(call.method, data, { jobId: call_id, priority: options.quick ? 1 : 2, removeOnComplete: true, removeOnFail: { age: 3600 } }),
+        this.queue(engine, voiceSet).add(call.method, data, {
+          jobId: call_id,
+          priority: options.quick ? 1 : 2,
+          removeOnComplete: true,
+          removeOnFail: { age: 3600 },
+        }),
       );
-      const value = await this.answer(engine, job, options);
+      const value = await this.answer(engine, voiceSet, job, options);
       if (isResultOf(call.method, value)) return value;
       throw new EngineError('engine_failed', `The worker answered ${call.method} on ${engine} with something else`);
     } finally {
@@ -103,9 +128,10 @@ export class QueuedEngines extends EngineClient {
     }
   }
 
+  /** The engines and voice sets of the live workers: a machine with other voices changes it too. */
   override async enginesVersion(): Promise<string> {
-    const engines = new Set((await this.workers()).flatMap((worker) => worker.engines));
-    return [...engines].sort().join(',');
+    const sets = new Set((await this.workers()).flatMap((worker) => Object.entries(worker.voice_sets).map(([engine, set]) => `${engine}:${set}`)));
+    return [...sets].sort().join(',');
   }
 
   /** The workers alive now, read from their announcements at most once a second. */
@@ -130,14 +156,13 @@ export class QueuedEngines extends EngineClient {
   async status() {
     try {
       const workers = await this.workers();
-      const waiting = Object.fromEntries(
-        await Promise.all(
-          [...this.queues].map(
-            async ([engine, queue]) => [engine, (await withinDeadline(queue.getWaitingCount())) + (await withinDeadline(queue.getPrioritizedCount()))] as const,
-          ),
-        ),
-      );
-      return { connected: true, workers, waiting };
+      const waiting: Partial<Record<EngineId, number>> = {};
+      for (const { engine, queue } of this.queues.values()) {
+        const count = (await withinDeadline(queue.getWaitingCount())) + (await withinDeadline(queue.getPrioritizedCount()));
+        waiting[engine] = (waiting[engine] ?? 0) + count;
+      }
+      const shown = workers.map(({ id, host, slots, engines, running, completed, last_seen }) => ({ id, host, slots, engines, running, completed, last_seen }));
+      return { connected: true, workers: shown, waiting };
     } catch {
       return { connected: false, workers: [], waiting: {} };
     }
@@ -146,7 +171,7 @@ export class QueuedEngines extends EngineClient {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.watch);
-    await withinDeadline(Promise.all([...this.queues.values()].map((queue) => queue.close())), CLOSE_DEADLINE_MS).catch(() => undefined);
+    await withinDeadline(Promise.all([...this.queues.values()].map(({ queue }) => queue.close())), CLOSE_DEADLINE_MS).catch(() => undefined);
     for (const reader of this.idleReaders.splice(0)) reader.disconnect();
     this.redis.disconnect();
   }
@@ -158,17 +183,18 @@ export class QueuedEngines extends EngineClient {
     this.options.onSlotsChange?.(Math.max(1, slots));
   }
 
-  private queue(engine: EngineId): Queue {
-    let queue = this.queues.get(engine);
+  private queue(engine: EngineId, voiceSet: string): Queue {
+    const name = queueName(engine, voiceSet);
+    let queue = this.queues.get(name)?.queue;
     if (!queue) {
-      queue = new Queue(queueName(engine), { connection: this.redis });
+      queue = new Queue(name, { connection: this.redis });
       queue.on('error', (error) => this.options.log.debug({ err: error, engine }, 'queue'));
-      this.queues.set(engine, queue);
+      this.queues.set(name, { engine, queue });
     }
     return queue;
   }
 
-  private async answer(engine: EngineId, job: Job, options: CallOptions): Promise<unknown> {
+  private async answer(engine: EngineId, voiceSet: string, job: Job, options: CallOptions): Promise<unknown> {
     // Blocking reads hold their connection, so each waiting call has one; they are kept for the next calls.
     const reader = this.idleReaders.pop() ?? this.redis.duplicate({ commandTimeout: undefined });
     reader.on('error', () => undefined);
@@ -177,9 +203,9 @@ export class QueuedEngines extends EngineClient {
     let healthy = true;
     try {
       return await new AnswerReader(reader, job, options, {
-        queue: this.queue(engine),
+        queue: this.queue(engine, voiceSet),
         cancelGraceMs: this.options.cancelGraceMs,
-        workerGone: async () => !(await this.workers()).some((worker) => worker.engines.includes(engine)),
+        workerGone: async () => !(await this.workers()).some((worker) => worker.voice_sets[engine] === voiceSet),
         noWorker: () => noWorker(engine),
       }).read();
     } catch (error) {
@@ -204,8 +230,4 @@ export class QueuedEngines extends EngineClient {
       await job.remove().catch(() => undefined);
     })().catch(() => undefined);
   }
-}
-
-function noWorker(engine: EngineId): EngineError {
-  return new EngineError('no_worker_for_engine', `No live worker can run ${engine}: start \`timbre worker\` on a machine that has it`, { engine });
 }

@@ -1,4 +1,5 @@
 import { EngineError, errorText } from '../../errors.js';
+import type { EngineId } from '../engine-ids.js';
 
 /** Requests that need an engine answer within this when Redis cannot be reached. */
 export const QUEUE_DEADLINE_MS = 5000;
@@ -28,4 +29,8 @@ export async function withinDeadline<T>(operation: Promise<T>, ms = QUEUE_DEADLI
 export async function executed(results: Promise<[Error | null, unknown][] | null>): Promise<void> {
   const failed = (await withinDeadline(results))?.find(([error]) => error !== null);
   if (failed?.[0]) throw queueUnavailable(failed[0]);
+}
+
+export function noWorker(engine: EngineId): EngineError {
+  return new EngineError('no_worker_for_engine', `No live worker can run ${engine}: start \`timbre worker\` on a machine that has it`, { engine });
 }

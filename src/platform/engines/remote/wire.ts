@@ -9,8 +9,8 @@ import type { EngineId } from '../engine-ids.js';
 /** Largest piece of a value in one Redis entry. */
 export const PIECE_BYTES = 512 * 1024;
 
-/** One queue per engine: a worker takes only the work of the engines it has. */
-export const queueName = (engine: EngineId): string => `timbre-engine-${engine}`;
+/** One queue per engine and voice set (voice-sets.ts): a worker takes only the work of the engines and voices it has. */
+export const queueName = (engine: EngineId, voiceSet: string): string => `timbre-engine-${engine}-${voiceSet}`;
 
 /** Where a call's arguments wait (a list of pieces) and where its answer comes (a stream). */
 export const callKeys = (call: string) => ({

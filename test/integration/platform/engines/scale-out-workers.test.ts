@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startRedis, type RunningRedis } from '../../../helpers/redis.js';
 import { buildKitten } from '../../../helpers/stand-in-kitten.js';
+import { buildVits } from '../../../helpers/stand-in-vits.js';
 import { createKeyWithCli, removeDir, request, startTimbre, tempDir, type RunningTimbre } from '../../../helpers/timbre.js';
 import { eventually, startWorker, type RunningWorker } from '../../../helpers/workers.js';
 
@@ -14,6 +15,8 @@ const TWENTY = Array.from({ length: 20 }, (_, index) => `Sentence ${index + 1} t
 const SLOW_VOICE = 'festival:cmu_us_slt_arctic_hts';
 /** Worker B's models folder has the (stand-in) Kitten model; worker A's has none. */
 const KITTEN_VOICE = 'kitten:expr-voice-2-f';
+/** Each has a Piper model (stand-ins) of its own: one engine, other voices. */
+const PIPER = { a: 'en_US-stand_in-medium', b: 'en_US-other-medium' };
 
 interface Worker {
   id: string;
@@ -59,6 +62,8 @@ describe('two workers with different engines', { timeout: 600_000 }, () => {
     redis = await startRedis();
     [modelsA, modelsB] = await Promise.all([tempDir('timbre-models-a-'), tempDir('timbre-models-b-')]);
     await buildKitten(join(modelsB, 'kitten-nano-en-v0_2-fp16'));
+    await buildVits(join(modelsA, 'piper-en-us-lessac-medium'), { name: PIPER.a });
+    await buildVits(join(modelsB, 'piper-en-us-lessac-medium'), { name: PIPER.b });
     const dataDir = await tempDir();
     key = (await createKeyWithCli(dataDir, 'scale-out', LIMITS)).key;
     api = await startTimbre({ dataDir, env: { TIMBRE_QUEUE_URL: redis.url, TIMBRE_LOCAL_WORKER: 'false' } });
@@ -93,6 +98,24 @@ describe('two workers with different engines', { timeout: 600_000 }, () => {
     const afterwards = await settledCounts();
     assert.equal(afterwards.a, before.a, 'the worker without Kitten ran none of its calls');
     assert.ok(afterwards.b >= before.b + 3, `worker B ran ${afterwards.b - before.b} calls`);
+  });
+
+  test('two machines with other voices of one engine: the voice list has both, and each voice goes to the machine that has it', async () => {
+    for (const name of [PIPER.a, PIPER.b]) assert.equal((await call('GET', `/api/voices/vits:${name}`)).body.available, true, name);
+    for (const [owner, other] of [
+      ['a', 'b'],
+      ['b', 'a'],
+    ] as const) {
+      const name = PIPER[owner];
+      const before = await settledCounts();
+      for (let round = 0; round < 2; round++) {
+        const spoken = await call('POST', '/api/generate/preset', { text: `Piper sentence ${round}.`, voice_id: `vits:${name}`, format: 'wav' });
+        assert.equal(spoken.status, 200, spoken.text);
+      }
+      const afterwards = await settledCounts();
+      assert.equal(afterwards[owner] - before[owner], 2, `${name} was spoken on worker ${owner}`);
+      assert.equal(afterwards[other], before[other], `worker ${other}, which lacks ${name}, ran none of its calls`);
+    }
   });
 
   test('a 20-sentence task runs on both workers at once, every chunk spoken once', async () => {

@@ -12,18 +12,19 @@ export async function workerCommand(config: Config): Promise<undefined> {
   const engines = await worker.start();
   process.stdout.write(`Timbre worker ${worker.id} runs ${slots} calls at once with ${engines.join(', ') || 'no engine'}\n`);
   let stopping = false;
+  // The first signal lets running calls finish (TIMBRE_WORKER_DRAIN_SECONDS); a second leaves them to other workers at once.
   const stop = () => {
-    if (stopping) return;
+    if (stopping) process.exit(1);
     stopping = true;
     worker
-      .close()
+      .close(config.workerDrainSeconds * 1000)
       .then(() => host.close())
       .then(
         () => process.exit(0),
         () => process.exit(1),
       );
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   return undefined;
 }

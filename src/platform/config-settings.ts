@@ -136,6 +136,13 @@ export const SETTINGS = [
     parse: integer(1, 256),
   },
   {
+    key: 'workerDrainSeconds',
+    env: 'TIMBRE_WORKER_DRAIN_SECONDS',
+    flag: 'drain-seconds',
+    description: 'How long a stopping worker finishes its running calls',
+    parse: integer(0, 86_400),
+  },
+  {
     key: 'queueStallSeconds',
     env: 'TIMBRE_QUEUE_STALL_SECONDS',
     flag: 'queue-stall-seconds',

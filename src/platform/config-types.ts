@@ -63,6 +63,8 @@ export interface Config {
   workerSlots: number | undefined;
   /** A worker silent this long (dead, cut off) loses its running calls to another worker. */
   queueStallSeconds: number;
+  /** How long a stopping worker lets its running calls finish before leaving them to other workers. */
+  workerDrainSeconds: number;
   /** Largest uploaded file (multipart). */
   maxUploadBytes: number;
   /** Largest voice archive (import and preview), streamed to disk. */

@@ -58,6 +58,7 @@ const DEFAULTS: Omit<Config, 'dataDir'> = {
   queueUrl: undefined,
   localWorker: true,
   workerSlots: undefined,
+  workerDrainSeconds: 30,
   queueStallSeconds: 10,
   maxUploadBytes: 200 * 1024 * 1024,
   maxArchiveBytes: 200 * 1024 * 1024,

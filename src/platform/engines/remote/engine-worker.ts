@@ -44,6 +44,11 @@ export class EngineWorker {
   private readonly waiting: (() => void)[] = [];
   private completed = 0;
   private heartbeat?: NodeJS.Timeout;
+  /** Stopping: no more calls are taken, and `whenIdle` is told when the running ones have ended. */
+  private draining = false;
+  private whenIdle?: () => void;
+  /** Closing without waiting for the running calls: they are left to other workers. */
+  private leaving = false;
 
   constructor(private readonly options: EngineWorkerOptions) {
     this.free = options.slots;
@@ -71,7 +76,7 @@ export class EngineWorker {
       worker.on('error', (error) => this.options.log.debug({ err: error, engine }, 'queue worker'));
       this.workers.push(worker);
     }
-    return [...this.voiceSets.keys()];
+    return ENGINE_IDS.filter((engine) => this.voiceSets.has(engine));
   }
 
   /** An engine that fails to list its voices here is left out rather than announced with none. */
@@ -85,9 +90,23 @@ export class EngineWorker {
     }
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops taking calls and lets the running ones finish for up to `drainMs`. Calls still running
+   * then are left unanswered: their locks lapse and the stalled check hands them to another worker,
+   * as when a worker dies, instead of failing them.
+   */
+  async close(drainMs = 0): Promise<void> {
+    this.draining = true;
+    for (const worker of this.workers) worker.pause(true).catch(() => undefined);
+    const idle = new Promise<void>((resolve) => (this.whenIdle = resolve));
+    this.noticeIdle();
+    const drained = await withinDeadline(idle, Math.max(1, drainMs)).then(
+      () => true,
+      () => false,
+    );
+    this.leaving = !drained;
     clearInterval(this.heartbeat);
-    for (const controller of this.running.values()) controller.abort(new EngineError('cancelled', 'The worker is shutting down'));
+    for (const controller of this.running.values()) controller.abort(new EngineError('cancelled', 'The worker is leaving'));
     await withinDeadline(Promise.all([...this.workers.map((worker) => worker.close(true)), withdraw(this.redis, this.id)]), CLOSE_DEADLINE_MS).catch(
       () => undefined,
     );
@@ -131,12 +150,19 @@ export class EngineWorker {
       await out.send('result', value);
       this.completed++;
     } catch (error) {
+      // Neither answered nor settled, so BullMQ does not end the job: it goes to another worker.
+      if (this.leaving) return new Promise<never>(() => undefined);
       const failure = error instanceof EngineError ? error : new EngineError('engine_failed', errorText(error));
       await out.send('error', { code: failure.code, message: failure.message, details: failure.details });
     } finally {
       this.running.delete(data.call);
       this.release();
+      this.noticeIdle();
     }
+  }
+
+  private noticeIdle(): void {
+    if (this.draining && this.running.size === 0 && this.waiting.length === 0) this.whenIdle?.();
   }
 
   /**
@@ -155,7 +181,7 @@ export class EngineWorker {
   private release(): void {
     const next = this.waiting.shift();
     if (next) return next();
-    if (this.free++ === 0) for (const worker of this.workers) worker.resume();
+    if (this.free++ === 0 && !this.draining) for (const worker of this.workers) worker.resume();
   }
 }
 

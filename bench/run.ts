@@ -72,6 +72,7 @@ printTable('Long-form generation of 2,000 characters (real path: queue, engine h
 const scaleOut = await benchScaleOut(config, espeak);
 printTable(SCALE_OUT_TITLES.calls, scaleOut.calls);
 printTable(SCALE_OUT_TITLES.throughput, scaleOut.throughput);
+printTable(SCALE_OUT_TITLES.cost, scaleOut.cost);
 
 const cloning = await benchCloning(config, [jfk, lj]);
 printTable(

@@ -13,3 +13,4 @@ if (!espeak) process.stdout.write('skipped the per-call figures: espeak is not i
 const scaleOut = await benchScaleOut(config, espeak);
 printTable(SCALE_OUT_TITLES.calls, scaleOut.calls);
 printTable(SCALE_OUT_TITLES.throughput, scaleOut.throughput);
+printTable(SCALE_OUT_TITLES.cost, scaleOut.cost);

@@ -20,6 +20,7 @@ import type { EngineDescriptor, SynthesisRequest, Synthesizer } from '../src/pla
 import { createLog } from '../src/platform/log.js';
 import { startRedis } from '../test/helpers/redis.js';
 import { runLongForm, type LongFormRun } from './long-form.js';
+import { benchScaleOutCost } from './scale-out-cost.js';
 import { round, seconds } from './measure.js';
 import { englishVoice } from './synthesizers.js';
 import { LONG_TEXT, SHORT_TEXT } from './texts.js';
@@ -43,6 +44,7 @@ const cores = availableParallelism();
 export const SCALE_OUT_TITLES = {
   calls: `Scale-out, one engine call: a local engine host against the BullMQ hop through Redis to a spawned \`timbre worker --slots 1\` (its own engine host), interleaved, medians after a warm-up; streamed = audio sent piece by piece as the service calls it, whole = one result; ratio = queued / local; first_audio = first streamed piece`,
   throughput: `Scale-out, long-form throughput of 2,000 characters: an API node without a local worker and 1, then 2, spawned \`timbre worker --slots 1\` processes (medians of 5 pico and 2 festival tasks after a warm-up; speedup = 1-worker total / this total; calls = engine calls each worker ran). This machine has ${cores} core${cores === 1 ? '' : 's'}, which the API node, redis and both workers share: expect at most ${Math.min(2, cores)}×`,
+  cost: `Scale-out, CPU per request on each machine: \`POST /api/generate/preset\` (pico:en-US, WAV) to a real \`timbre serve\` on the queue without a local worker, served by the 2 workers above, 4 requests at a time after a warm-up (api_node, redis, worker = the worker processes, engine_hosts = their engine hosts, in ms of CPU per request)`,
 };
 
 function median(values: number[]): number {
@@ -202,7 +204,7 @@ export async function benchScaleOut(config: Config, descriptor: EngineDescriptor
   if (!existsSync(DIST_MAIN)) throw new Error('The scale-out bench spawns the compiled worker: run npm run build:server first');
   if (spawnSync('redis-server', ['--version']).error) {
     process.stdout.write('skipped scale-out: redis-server is not installed (npm run setup installs it)\n');
-    return { calls: [], throughput: [] };
+    return { calls: [], throughput: [], cost: [] };
   }
   const server = await startRedis();
   const redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
@@ -211,7 +213,12 @@ export async function benchScaleOut(config: Config, descriptor: EngineDescriptor
     await spawnWorker(server.url, config.modelsDir, workers);
     const calls = descriptor ? await callOverhead(config, server.url, redis, descriptor) : [];
     const throughput = await longFormThroughput(config, server.url, redis, workers);
-    return { calls, throughput };
+    const cost = await benchScaleOutCost(
+      server.url,
+      redis,
+      workers.flatMap((worker) => (worker.child.pid === undefined ? [] : [worker.child.pid])),
+    );
+    return { calls, throughput, cost };
   } finally {
     await Promise.all(workers.map((worker) => worker.stop()));
     redis.disconnect();

@@ -38,3 +38,11 @@ export function printTable(title: string, rows: object[]): void {
   process.stdout.write(line(widths.map((width) => '-'.repeat(width))));
   for (const row of records) process.stdout.write(line(columns.map((column) => cell(row[column]))));
 }
+
+/** The middle value; with an even count, the mean of the two middle ones. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}

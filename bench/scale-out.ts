@@ -21,7 +21,7 @@ import { createLog } from '../src/platform/log.js';
 import { startRedis } from '../test/helpers/redis.js';
 import { runLongForm, type LongFormRun } from './long-form.js';
 import { benchScaleOutCost } from './scale-out-cost.js';
-import { round, seconds } from './measure.js';
+import { median, round, seconds } from './measure.js';
 import { englishVoice } from './synthesizers.js';
 import { LONG_TEXT, SHORT_TEXT } from './texts.js';
 
@@ -46,12 +46,6 @@ export const SCALE_OUT_TITLES = {
   throughput: `Scale-out, long-form throughput of 2,000 characters: an API node without a local worker and 1, then 2, spawned \`timbre worker --slots 1\` processes (medians of 5 pico and 2 festival tasks after a warm-up; speedup = 1-worker total / this total; calls = engine calls each worker ran). This machine has ${cores} core${cores === 1 ? '' : 's'}, which the API node, redis and both workers share: expect at most ${Math.min(2, cores)}×`,
   cost: `Scale-out, CPU per request on each machine: \`POST /api/generate/preset\` (pico:en-US, WAV) to a real \`timbre serve\` on the queue without a local worker, served by the 2 workers above, 4 requests at a time after a warm-up (api_node, redis, worker = the worker processes, engine_hosts = their engine hosts, in ms of CPU per request)`,
 };
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 interface SpawnedWorker {
   child: ChildProcess;

@@ -4,17 +4,12 @@ import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createKeyWithCli, GENEROUS_LIMITS, removeDir, request, tempDir } from '../test/helpers/timbre.js';
-import { round, seconds, timed } from './measure.js';
+import { median, round, seconds, timed } from './measure.js';
 
 const BIN = fileURLToPath(new URL('../bin/timbre.mjs', import.meta.url));
 const run = promisify(execFile);
 const ROUNDS = 5;
 const SPEAK = { voice_id: 'espeak:en-us', text: 'Hello there.', language: 'en-US', format: 'wav' };
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 async function medianOf(fn: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];

@@ -6,10 +6,9 @@ import { CategoryRepository, VoiceRepository, enginePresets, VoiceService, Previ
 import { describeDatabase, type Db } from '../platform/store/database.js';
 import { engineInventory } from '../platform/engines/inventory.js';
 import type { EventBus } from '../platform/events.js';
-import { SystemService } from '../features/system/index.js';
+import { SystemService, type WorkersView } from '../features/system/index.js';
 import type { JobQueue } from '../platform/jobs/queue.js';
 import type { AudioStore } from '../platform/store/audio-store.js';
-import type { WorkersView } from '../features/system/index.js';
 import { closePlatform, openPlatform, type Platform } from './platform.js';
 import { TaskRepository, TaskService } from '../features/tasks/index.js';
 import { GenerationService } from '../features/generation/index.js';

@@ -2,7 +2,7 @@ import { ApiKeySchema, SessionSchema } from '../features/access/index.js';
 import { AssetSchema } from '../features/assets/index.js';
 import { WsClientMessageSchema, WsServerMessageSchema } from '../features/events/index.js';
 import { ChunkSchema } from '../features/long-form/index.js';
-import { JobViewSchema } from '../features/system/index.js';
+import { JobViewSchema, WorkersSchema } from '../features/system/index.js';
 import { TaskSchema } from '../features/tasks/index.js';
 import { TimelineSchema } from '../features/timeline/index.js';
 import { CategorySchema, VoiceSchema } from '../features/voices/index.js';
@@ -19,6 +19,7 @@ export const SHARED_SCHEMAS = [
   AssetSchema,
   ChunkSchema,
   JobViewSchema,
+  WorkersSchema,
   TaskSchema,
   TimelineSchema,
   VoiceSchema,

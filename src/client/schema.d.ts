@@ -1295,6 +1295,29 @@ export interface components {
             started_at: string | null;
             estimated_wait_seconds: number | null;
         };
+        /** @description With TIMBRE_QUEUE_URL: the compute workers alive now and the calls waiting per engine queue */
+        Workers: {
+            /** @description Whether Redis answers */
+            connected: boolean;
+            workers: {
+                id: string;
+                /** @description The machine’s host name */
+                host: string;
+                /** @description Engine calls it runs at once */
+                slots: number;
+                /** @description Engines it can run */
+                engines: string[];
+                running: number;
+                /** @description Calls finished since it started */
+                completed: number;
+                /** Format: date-time */
+                last_seen: string;
+            }[];
+            /** @description Engine calls waiting for a worker, per engine */
+            waiting: {
+                [key: string]: number;
+            };
+        };
         Task: {
             task_id: string;
             kind: string;
@@ -3366,29 +3389,7 @@ export interface operations {
                             running: number;
                             queued: number;
                         };
-                        /** @description With TIMBRE_QUEUE_URL: the compute workers alive now and the calls waiting per engine queue */
-                        workers?: {
-                            /** @description Whether Redis answers */
-                            connected: boolean;
-                            workers: {
-                                id: string;
-                                /** @description The machine’s host name */
-                                host: string;
-                                /** @description Engine calls it runs at once */
-                                slots: number;
-                                /** @description Engines it can run */
-                                engines: string[];
-                                running: number;
-                                /** @description Calls finished since it started */
-                                completed: number;
-                                /** Format: date-time */
-                                last_seen: string;
-                            }[];
-                            /** @description Engine calls waiting for a worker, per engine */
-                            waiting: {
-                                [key: string]: number;
-                            };
-                        };
+                        workers?: components["schemas"]["Workers"];
                     } & {
                         [key: string]: unknown;
                     };
@@ -9685,29 +9686,7 @@ export interface operations {
                             running: number;
                             queued: number;
                         };
-                        /** @description With TIMBRE_QUEUE_URL: the compute workers alive now and the calls waiting per engine queue */
-                        workers?: {
-                            /** @description Whether Redis answers */
-                            connected: boolean;
-                            workers: {
-                                id: string;
-                                /** @description The machine’s host name */
-                                host: string;
-                                /** @description Engine calls it runs at once */
-                                slots: number;
-                                /** @description Engines it can run */
-                                engines: string[];
-                                running: number;
-                                /** @description Calls finished since it started */
-                                completed: number;
-                                /** Format: date-time */
-                                last_seen: string;
-                            }[];
-                            /** @description Engine calls waiting for a worker, per engine */
-                            waiting: {
-                                [key: string]: number;
-                            };
-                        };
+                        workers?: components["schemas"]["Workers"];
                     };
                 };
             };

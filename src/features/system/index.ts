@@ -1,4 +1,4 @@
 export { JobViewSchema, queueRoutes } from './queue-routes.js';
 export { systemRoutes } from './routes.js';
 export { SystemService } from './service.js';
-export { type WorkersView } from './workers-schema.js';
+export { WorkersSchema, type WorkersView } from './workers-schema.js';

@@ -6,7 +6,7 @@ import { cancelJobs, cancelOwnJob } from '../../platform/jobs/job-cancel.js';
 import { callerOf } from '../access/index.js';
 import { CancelledSchema, Nullable, presentCancelled } from '../../platform/http/schemas.js';
 import { CANCEL_ERRORS, withErrors } from '../../platform/http/responses.js';
-import { WorkersSchema, type WorkersView } from './workers-schema.js';
+import type { WorkersView } from './workers-schema.js';
 
 export const JobViewSchema = Type.Object(
   {
@@ -33,7 +33,7 @@ const QueueStatusSchema = Type.Object({
     { running: Type.Integer({ minimum: 0 }), queued: Type.Integer({ minimum: 0 }) },
     { description: 'Jobs of other keys (and of the service itself), counted only' },
   ),
-  workers: Type.Optional(WorkersSchema),
+  workers: Type.Optional(Type.Ref('Workers')),
 });
 
 const CancelBody = Type.Object(

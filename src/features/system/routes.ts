@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { SystemService } from './service.js';
 import { Nullable, TimestampSchema } from '../../platform/http/schemas.js';
-import { WorkersSchema } from './workers-schema.js';
 import { withErrors } from '../../platform/http/responses.js';
 
 const Bytes = Type.Integer({ minimum: 0, description: 'bytes' });
@@ -103,7 +102,7 @@ const StatusSchema = Type.Object(
       ),
     ),
     queue: Type.Optional(Type.Object({ concurrency: Type.Integer(), running: Type.Integer(), queued: Type.Integer() }, { description: 'The compute queue' })),
-    workers: Type.Optional(WorkersSchema),
+    workers: Type.Optional(Type.Ref('Workers')),
   },
   { additionalProperties: true, description: 'Services add their own sections: engine_host (host processes, loaded engines), storage, queue, workers' },
 );

@@ -18,7 +18,7 @@ export const WorkersSchema = Type.Object(
     workers: Type.Array(WorkerSchema),
     waiting: Type.Record(Type.String(), Type.Integer(), { description: 'Engine calls waiting for a worker, per engine' }),
   },
-  { description: 'With TIMBRE_QUEUE_URL: the compute workers alive now and the calls waiting per engine queue' },
+  { $id: 'Workers', description: 'With TIMBRE_QUEUE_URL: the compute workers alive now and the calls waiting per engine queue' },
 );
 
 export type WorkersView = Static<typeof WorkersSchema>;

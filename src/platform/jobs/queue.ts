@@ -24,7 +24,6 @@ export interface JobQueueOptions {
 const DURATION_SAMPLE = 20;
 /** Quick jobs that may run beside the others: one, so a sentence never waits for a long job. */
 const QUICK_LANE = 1;
-
 type Outcome = { result: Record<string, unknown> } | { error: unknown };
 
 /**
@@ -167,8 +166,9 @@ export class JobQueue {
    */
   async close(): Promise<void> {
     this.closed = true;
-    const stop = (job: RunningJob) => (job.controller.abort(new EngineError('cancelled', 'The service is stopping')), this.wait(job.record.id));
-    await Promise.all([...this.running.values()].map(stop));
+    const stopping = [...this.running.values()];
+    for (const job of stopping) job.controller.abort(new EngineError('cancelled', 'The service is stopping'));
+    await Promise.all(stopping.map((job) => this.wait(job.record.id)));
   }
 
   private isResumable(kind: string): boolean {

@@ -31,6 +31,8 @@ export interface ChunkRecord {
   start: number;
   end: number;
   paragraphEnd: boolean;
+  /** Who speaks the chunk: the script's speaker name, else the name of the segment's voice. */
+  speaker: string | null;
   selectedTake: number;
   takes: TakeRecord[];
 }
@@ -42,6 +44,7 @@ interface ChunkRow {
   start_offset: number;
   end_offset: number;
   paragraph_end: number;
+  speaker: string | null;
   selected_take: number;
 }
 
@@ -78,7 +81,7 @@ export class ChunkRepository {
   insertChunks(chunks: Omit<ChunkRecord, 'takes' | 'selectedTake'>[], firstTakes: TakeRecord[]): void {
     this.db.transaction(() => {
       const chunk = this.db.prepare(
-        'INSERT INTO chunks (task_id, idx, segment, start_offset, end_offset, paragraph_end) VALUES (@taskId, @index, @segment, @start, @end, @paragraphEnd)',
+        'INSERT INTO chunks (task_id, idx, segment, start_offset, end_offset, paragraph_end, speaker) VALUES (@taskId, @index, @segment, @start, @end, @paragraphEnd, @speaker)',
       );
       for (const record of chunks) chunk.run({ ...record, paragraphEnd: record.paragraphEnd ? 1 : 0 });
       for (const take of firstTakes) this.insertTake(take);
@@ -144,6 +147,7 @@ export class ChunkRepository {
       start: row.start_offset,
       end: row.end_offset,
       paragraphEnd: row.paragraph_end === 1,
+      speaker: row.speaker,
       selectedTake: row.selected_take,
       takes: takes.filter((take) => take.index === row.idx),
     }));

@@ -21,6 +21,8 @@ export interface ChunkPlan {
 export interface SegmentInput {
   voice: SpeakingVoice;
   text: string;
+  /** The name of who speaks the segment (a script's speaker), kept on its chunks. */
+  speaker?: string;
   /**
    * The language the client stated (a voice that cannot speak it hands its sentences to a stand-in).
    * Absent: the voice's own, or another of its languages the text is confidently in (`speakingLanguage`).

@@ -84,7 +84,15 @@ export class LongFormService {
     const task = this.createTask(segments, plans, ownerKeyId);
     const createdAt = now();
     this.deps.chunks.insertChunks(
-      plans.map((plan, index) => ({ taskId: task.id, index, segment: plan.segment, start: plan.start, end: plan.end, paragraphEnd: plan.paragraphEnd })),
+      plans.map((plan, index) => ({
+        taskId: task.id,
+        index,
+        segment: plan.segment,
+        start: plan.start,
+        end: plan.end,
+        paragraphEnd: plan.paragraphEnd,
+        speaker: segments[plan.segment]?.speaker ?? null,
+      })),
       plans.map((plan, index) => firstTake(task.id, index, plan, seed, createdAt)),
     );
     const job = submitTaskJob(this.deps.tasks, task.id, () =>

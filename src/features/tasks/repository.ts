@@ -12,6 +12,8 @@ export interface TaskRecord {
   id: string;
   kind: TaskKind;
   ownerKeyId: string | null;
+  /** The project the task is filed in; it is kept (and deleted) with the project. */
+  projectId: string | null;
   status: TaskStatus;
   voiceId: string | null;
   text: string | null;
@@ -37,11 +39,12 @@ const fromRow = rowMapper<TaskRecord, 'timings' | 'stages' | 'error'>({ timings:
 /** A new task of its kind, queued and empty, created now: the one way every capability makes one. */
 export function newTask(
   kind: TaskKind,
-  fields: Pick<TaskRecord, 'ownerKeyId' | 'voiceId' | 'text' | 'language' | 'format' | 'sampleRate'>,
+  fields: Pick<TaskRecord, 'ownerKeyId' | 'voiceId' | 'text' | 'language' | 'format' | 'sampleRate'> & { projectId?: string | null },
   at = new Date().toISOString(),
 ): TaskRecord {
   return {
     ...fields,
+    projectId: fields.projectId ?? null,
     id: newId('task'),
     kind,
     status: 'queued',
@@ -99,8 +102,8 @@ export class TaskRepository {
   insert(task: TaskRecord): void {
     this.db
       .prepare(
-        `INSERT INTO tasks (id, kind, owner_key_id, status, voice_id, text, language, format, sample_rate, duration, audio_path, timings, stages, error, job_id, created_at, updated_at)
-         VALUES (@id, @kind, @ownerKeyId, @status, @voiceId, @text, @language, @format, @sampleRate, @duration, @audioPath, @timings, @stages, @error, @jobId, @createdAt, @updatedAt)`,
+        `INSERT INTO tasks (id, kind, owner_key_id, project_id, status, voice_id, text, language, format, sample_rate, duration, audio_path, timings, stages, error, job_id, created_at, updated_at)
+         VALUES (@id, @kind, @ownerKeyId, @projectId, @status, @voiceId, @text, @language, @format, @sampleRate, @duration, @audioPath, @timings, @stages, @error, @jobId, @createdAt, @updatedAt)`,
       )
       .run({ ...task, timings: asJson(task.timings), stages: asJson(task.stages), error: asJson(task.error) });
   }

@@ -219,4 +219,36 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         AND EXISTS (SELECT 1 FROM json_each(api_keys.scopes) WHERE value = 'tts:generate');
     `,
   },
+  {
+    version: 10,
+    name: 'projects keep a creator’s work: tasks are filed in them, chunks name their speaker, and every rendering is its own file',
+    sql: `
+      CREATE TABLE projects (
+        id           TEXT PRIMARY KEY,
+        owner_key_id TEXT,
+        name         TEXT NOT NULL,
+        script       TEXT NOT NULL,
+        created_at   TEXT NOT NULL,
+        updated_at   TEXT NOT NULL
+      );
+      CREATE INDEX projects_owner ON projects (owner_key_id, updated_at);
+      ALTER TABLE tasks ADD COLUMN project_id TEXT REFERENCES projects (id) ON DELETE CASCADE;
+      CREATE INDEX tasks_owner ON tasks (owner_key_id, created_at);
+      CREATE INDEX tasks_project ON tasks (project_id, created_at);
+      ALTER TABLE chunks ADD COLUMN speaker TEXT;
+      CREATE TABLE renders (
+        id          TEXT PRIMARY KEY,
+        task_id     TEXT NOT NULL REFERENCES tasks (id) ON DELETE CASCADE,
+        kind        TEXT NOT NULL CHECK (kind IN ('merge', 'timeline')),
+        format      TEXT NOT NULL,
+        sample_rate INTEGER,
+        duration    REAL,
+        path        TEXT NOT NULL,
+        size_bytes  INTEGER NOT NULL,
+        timings     TEXT,
+        created_at  TEXT NOT NULL
+      );
+      CREATE INDEX renders_task ON renders (task_id, created_at);
+    `,
+  },
 ];

@@ -19,7 +19,7 @@ function chunk(index: number, ...states: TakeState[]): ChunkRecord {
     error: null,
     createdAt: '2024-01-01T00:00:00.000Z',
   }));
-  return { taskId: 'task_1', index, segment: 0, start: 0, end: 1, paragraphEnd: false, selectedTake: takes.length, takes };
+  return { taskId: 'task_1', index, segment: 0, start: 0, end: 1, paragraphEnd: false, speaker: null, selectedTake: takes.length, takes };
 }
 
 describe('a long-form task status', () => {

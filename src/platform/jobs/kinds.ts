@@ -22,14 +22,19 @@ export interface JobKind<S extends TSchema = TSchema> {
    * of the long job's (see JobRunContext.quick). Read from the payload, so it holds after a restart.
    */
   readonly quick?: (payload: Static<S>) => boolean;
+  /**
+   * False for work that waits on the network or the disk rather than an engine (a model download):
+   * it starts at once beside the compute jobs and holds none of their slots, so speech never waits behind it.
+   */
+  readonly computes: boolean;
 }
 
 export function jobKind<S extends TSchema>(
   name: string,
   payload: S,
-  options: { resumable?: boolean; quick?: (payload: Static<S>) => boolean } = {},
+  options: { resumable?: boolean; quick?: (payload: Static<S>) => boolean; computes?: boolean } = {},
 ): JobKind<S> {
-  return { name, payload, resumable: options.resumable ?? false, ...(options.quick ? { quick: options.quick } : {}) };
+  return { name, payload, resumable: options.resumable ?? false, computes: options.computes ?? true, ...(options.quick ? { quick: options.quick } : {}) };
 }
 
 export type PayloadOf<K extends JobKind> = Static<K['payload']>;

@@ -20,16 +20,15 @@ export interface JobQueueOptions {
   log?: Log;
 }
 
-/** Completed jobs of a kind whose mean run time estimates the wait. */
-const DURATION_SAMPLE = 20;
-/** Quick jobs that may run beside the others: one, so a sentence never waits for a long job. */
-const QUICK_LANE = 1;
+/** Completed jobs of a kind whose mean run time estimates the wait; quick jobs that may run beside the others (one, so a sentence never waits for a long job). */
+const [DURATION_SAMPLE, QUICK_LANE] = [20, 1];
 type Outcome = { result: Record<string, unknown> } | { error: unknown };
 
 /**
  * The one compute queue: every synthesis, clone, design, transcription and render runs here, first in first out,
  * at most `concurrency` at a time, plus a quick lane: while every slot is taken, the first quick job waiting (a
- * sentence to speak, see JobKind.quick) starts beside the running jobs instead of waiting for them, one at a time.
+ * sentence to speak, see JobKind.quick) starts beside the running jobs instead of waiting for them, one at a time;
+ * a job that computes nothing (a model download, JobKind.computes) starts at once and holds no slot.
  * Every state change is written to SQLite and published to the job's owner (or to everyone for jobs without an
  * owner). Only `submit` can fail for a full disk; later saves are kept in memory and retried until they land
  * (JobRepository.save), so jobs, their waiters and their events move on regardless.
@@ -208,10 +207,12 @@ export class JobQueue {
     }
   }
 
-  /** The head of the line takes a free slot; with none free, the first quick job takes the quick lane's. */
-  private nextToStart(): { index: number; lane: 'main' | 'quick' } | undefined {
+  /** A job that computes nothing starts at once; the head of the line takes a free slot; with none, the first quick job takes the quick lane's. */
+  private nextToStart(): { index: number; lane: RunningJob['lane'] } | undefined {
+    const aside = this.queued.findIndex((record) => this.kinds.get(record.kind)?.kind.computes === false);
+    if (aside >= 0) return { index: aside, lane: 'side' };
     if (this.queued.length === 0) return undefined;
-    const inLane = (lane: 'main' | 'quick') => [...this.running.values()].filter((job) => job.lane === lane).length;
+    const inLane = (lane: RunningJob['lane']) => [...this.running.values()].filter((job) => job.lane === lane).length;
     if (inLane('main') < this.concurrency) return { index: 0, lane: 'main' };
     if (inLane('quick') >= QUICK_LANE) return undefined;
     const index = this.queued.findIndex((record) => this.isQuick(record));
@@ -222,7 +223,7 @@ export class JobQueue {
     return this.kinds.get(record.kind)?.isQuick(record.payload) ?? false;
   }
 
-  private start(record: JobRecord, lane: 'main' | 'quick'): void {
+  private start(record: JobRecord, lane: RunningJob['lane']): void {
     const registered = this.kinds.get(record.kind);
     if (!registered) throw new Error(`No runner is registered for job kind ${record.kind}`);
     record.state = 'running';
@@ -289,9 +290,8 @@ export class JobQueue {
   }
 
   private resolveWaiters(record: JobRecord): void {
-    const waiters = this.waiters.get(record.id) ?? [];
+    for (const resolve of this.waiters.get(record.id) ?? []) resolve({ ...record });
     this.waiters.delete(record.id);
-    for (const resolve of waiters) resolve({ ...record });
   }
 
   private publish<T extends JobEventType>(record: JobRecord, type: T, data: JobEventData[T]): void {

@@ -24,8 +24,8 @@ export class RunningJob {
   constructor(
     readonly record: JobRecord,
     private readonly sink: ProgressSink,
-    /** The lane whose slot the job holds. */
-    readonly lane: 'main' | 'quick' = 'main',
+    /** The lane whose slot the job holds; `side`: none (a job that computes nothing, see JobKind.computes). */
+    readonly lane: 'main' | 'quick' | 'side' = 'main',
     private readonly quick = false,
   ) {
     this.heartbeat = setInterval(() => {

@@ -19,6 +19,8 @@ const RESUMABLE = jobKind('resumable', Type.Unknown(), { resumable: true });
 const STUBBORN = jobKind('stubborn', Type.Unknown());
 /** Quick when its payload says so, as a synthesis is when its text is short. */
 const SPEAKING = jobKind('speaking', Type.Object({ sentence: Type.Boolean() }), { quick: (payload) => payload.sentence });
+/** Waits on the network, as a model download does: it holds no slot. */
+const DOWNLOAD = jobKind('download', Type.Unknown(), { computes: false });
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -232,6 +234,21 @@ describe('JobQueue', () => {
     running.outcome.resolve({});
     (await gate.started(3)).outcome.resolve({});
     for (const id of [long, next, first, second]) assert.equal((await queue.wait(id)).state, 'completed');
+  });
+
+  test('a job that computes nothing starts at once beside full slots and holds none of them', { timeout: 5000 }, async () => {
+    const queue = makeQueue();
+    queue.register(DOWNLOAD, gate.runner);
+    const work = queue.submit({ kind: WORK, ownerKeyId: 'key_1', payload: 'speech' }).id;
+    await gate.started(0);
+    const download = queue.submit({ kind: DOWNLOAD, ownerKeyId: 'key_1', payload: 'model' }).id;
+    assert.equal((await gate.started(1)).payload, 'model', 'it did not wait for the busy slot');
+    const next = queue.submit({ kind: WORK, ownerKeyId: 'key_1', payload: 'more speech' }).id;
+    gate.calls[0]!.outcome.resolve({});
+    assert.equal((await gate.started(2)).payload, 'more speech', 'the running download did not take the freed slot');
+    gate.calls[1]!.outcome.resolve({});
+    gate.calls[2]!.outcome.resolve({});
+    for (const id of [work, download, next]) assert.equal((await queue.wait(id)).state, 'completed');
   });
 
   test('a completed job stores its result and reports it in order to its owner', async () => {

@@ -9,6 +9,8 @@ interface KeyOptions {
   name: string | undefined;
   scopes: string | undefined;
   rateLimits: string[];
+  /** The key's storage quota in megabytes (0: no limit); absent, the default. */
+  quotaMb: string | undefined;
   json: boolean;
 }
 
@@ -37,12 +39,22 @@ export function parseLimits(pairs: string[]): RateLimits {
   return limits;
 }
 
+/** `--quota-mb N`: megabytes of stored files, 0 for no limit. */
+export function parseQuota(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value))
+    throw new ApiError(400, 'invalid_request', `Expected --quota-mb with megabytes (0: no limit), got "${raw}"`);
+  return value;
+}
+
 function describe(record: ApiKeyRecord): string {
   const state = record.revokedAt ? `revoked ${record.revokedAt}` : 'active';
   const limits = Object.entries(record.rateLimits)
     .map(([scope, limit]) => `${scope}=${limit}`)
     .join(' ');
-  return `${record.keyId}  ${record.prefix}…  ${record.name}  (${state})\n  scopes: ${record.scopes.join(', ')}\n  limits per minute: ${limits}`;
+  const quota = record.storageQuotaMb === null ? 'the default' : record.storageQuotaMb === 0 ? 'no limit' : `${record.storageQuotaMb} MB`;
+  return `${record.keyId}  ${record.prefix}…  ${record.name}  (${state})\n  scopes: ${record.scopes.join(', ')}\n  limits per minute: ${limits}\n  storage quota: ${quota}`;
 }
 
 /**
@@ -61,7 +73,12 @@ export async function keysCommand(config: Config, args: string[], options: KeyOp
     switch (action) {
       case 'create': {
         if (!options.name) throw new ApiError(400, 'invalid_request', 'keys create needs --name NAME');
-        const created = keys.create({ name: options.name, scopes: parseScopes(options.scopes), rateLimits: parseLimits(options.rateLimits) });
+        const created = keys.create({
+          name: options.name,
+          scopes: parseScopes(options.scopes),
+          rateLimits: parseLimits(options.rateLimits),
+          storageQuotaMb: parseQuota(options.quotaMb),
+        });
         print(`${describe(created.record)}\n\n${created.secret}\n\nThis is the only time the key is shown. Send it in the X-API-Key header.`, {
           ...publicView(created.record),
           key: created.secret,

@@ -9,7 +9,7 @@ Commands:
   serve                          Start the service (default port 8765 on 127.0.0.1)
   worker [--slots N]             Run engine calls for services that share TIMBRE_QUEUE_URL (Redis)
   studio [--no-open] [--json]    Print and open a one-time link that signs the browser in to Timbre Studio
-  keys create --name NAME [--scopes a,b] [--rate-limit scope=N ...] [--json]
+  keys create --name NAME [--scopes a,b] [--rate-limit scope=N ...] [--quota-mb N] [--json]
   keys list [--json]
   keys limits KEY_ID scope=N ...   Change a key's requests-per-minute limits
   keys revoke KEY_ID
@@ -37,6 +37,7 @@ async function main(argv: string[]): Promise<number | undefined> {
       name: { type: 'string' },
       scopes: { type: 'string' },
       'rate-limit': { type: 'string', multiple: true },
+      'quota-mb': { type: 'string' },
       json: { type: 'boolean' },
       from: { type: 'string' },
       defaults: { type: 'boolean' },
@@ -67,6 +68,7 @@ async function main(argv: string[]): Promise<number | undefined> {
         name: values.name,
         scopes: values.scopes,
         rateLimits: values['rate-limit'] ?? [],
+        quotaMb: values['quota-mb'],
         json: values.json ?? false,
       });
     case 'studio':

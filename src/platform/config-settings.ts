@@ -171,6 +171,20 @@ export const SETTINGS = [
     description: 'Days unused assets are kept (0: forever)',
     parse: integer(0, 36_500),
   },
+  {
+    key: 'taskRetentionDays',
+    env: 'TIMBRE_TASK_RETENTION_DAYS',
+    flag: 'task-retention-days',
+    description: 'Days a finished task outside any project is kept after its last change (0: forever)',
+    parse: integer(0, 36_500),
+  },
+  {
+    key: 'storageQuotaMb',
+    env: 'TIMBRE_STORAGE_QUOTA_MB',
+    flag: 'storage-quota-mb',
+    description: 'Stored megabytes a key may hold before new work is refused, unless the key has its own (0: no limit)',
+    parse: integer(0, 2 ** 30),
+  },
   { key: 'localPathRoots', env: 'TIMBRE_LOCAL_PATH_ROOTS', flag: 'local-path-roots', description: 'Folders audio-duration may read by path', parse: list },
   { key: 'contractCheck', env: 'TIMBRE_CONTRACT_CHECK', flag: 'contract-check', description: 'Check responses against the API document', parse: boolean },
   {

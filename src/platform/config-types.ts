@@ -73,6 +73,10 @@ export interface Config {
   maxArchiveExpandedBytes: number;
   /** Days an unused asset is kept; 0 keeps assets until deleted. */
   assetRetentionDays: number;
+  /** Days a finished task filed in no project is kept after its last change; 0 keeps tasks until deleted. */
+  taskRetentionDays: number;
+  /** Megabytes of stored files a key may hold before new work is refused (a key may carry its own); 0 means no limit. */
+  storageQuotaMb: number;
   /** Folders whose files `audio-duration` may read by path; empty disables local paths. */
   localPathRoots: string[];
   /** Let downloads reach loopback, link-local and private addresses (tests, home servers). */

@@ -64,6 +64,8 @@ const DEFAULTS: Omit<Config, 'dataDir'> = {
   maxArchiveBytes: 200 * 1024 * 1024,
   maxArchiveExpandedBytes: 1024 * 1024 * 1024,
   assetRetentionDays: 30,
+  taskRetentionDays: 30,
+  storageQuotaMb: 10_240,
   localPathRoots: [],
   allowPrivateDownloads: false,
   maxDownloadSeconds: 4 * 60 * 60,

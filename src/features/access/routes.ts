@@ -5,7 +5,7 @@ import { publicView as present, type KeyService } from './service.js';
 import { callerOf } from './auth.js';
 import { NullableTimestampSchema, TimestampSchema } from '../../platform/http/schemas.js';
 import { withErrors } from '../../platform/http/responses.js';
-import { ScopeSchema, RateLimitsSchema } from './schemas.js';
+import { ScopeSchema, RateLimitsSchema, StorageQuotaSchema } from './schemas.js';
 
 export const ApiKeySchema = Type.Object(
   {
@@ -20,6 +20,7 @@ export const ApiKeySchema = Type.Object(
     created_by: Type.Union([Type.String(), Type.Null()], {
       description: 'The key that created this one; it shares that key’s budget (null: made by the owner)',
     }),
+    storage_quota_mb: StorageQuotaSchema,
   },
   { $id: 'ApiKey' },
 );
@@ -36,12 +37,13 @@ const CreateBodySchema = Type.Object(
     name: KeyNameSchema,
     scopes: Type.Optional(Type.Array(ScopeSchema, { minItems: 1, uniqueItems: true, description: 'Defaults to every scope of the calling key' })),
     rate_limits: Type.Optional(RateLimitsSchema),
+    storage_quota_mb: Type.Optional(StorageQuotaSchema),
   },
   { additionalProperties: false },
 );
 
 const UpdateBodySchema = Type.Object(
-  { name: Type.Optional(KeyNameSchema), rate_limits: Type.Optional(RateLimitsSchema) },
+  { name: Type.Optional(KeyNameSchema), rate_limits: Type.Optional(RateLimitsSchema), storage_quota_mb: Type.Optional(StorageQuotaSchema) },
   { additionalProperties: false, minProperties: 1 },
 );
 
@@ -76,8 +78,8 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = asy
       response: withErrors({ 201: CreatedApiKeySchema }, { 403: ['scope_escalation', 'rate_limit_escalation'] }),
     },
     handler: async (request, reply) => {
-      const { name, scopes, rate_limits: rateLimits } = request.body;
-      const created = keys.create({ name, scopes, rateLimits }, callerOf(request));
+      const { name, scopes, rate_limits: rateLimits, storage_quota_mb: storageQuotaMb } = request.body;
+      const created = keys.create({ name, scopes, rateLimits, storageQuotaMb }, callerOf(request));
       return reply.code(201).send({ ...present(created.record), key: created.secret });
     },
   });
@@ -87,14 +89,14 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = asy
     schema: {
       operationId: 'updateApiKey',
       tags,
-      summary: 'Rename the calling key or a key below it, or change its rate limits',
+      summary: 'Rename the calling key or a key below it, or change its rate limits or storage quota',
       params: KeyParamsSchema,
       body: UpdateBodySchema,
       response: withErrors({ 200: Type.Ref('ApiKey') }, NOT_IN_LINE, { 403: ['rate_limit_escalation'] }),
     },
     handler: async (request) => {
-      const { name, rate_limits: rateLimits } = request.body;
-      return present(keys.update(request.params.key_id, { name, rateLimits }, callerOf(request)));
+      const { name, rate_limits: rateLimits, storage_quota_mb: storageQuotaMb } = request.body;
+      return present(keys.update(request.params.key_id, { name, rateLimits, storageQuotaMb }, callerOf(request)));
     },
   });
 

@@ -22,6 +22,8 @@ export interface CreateKeyInput {
   name: string;
   scopes?: Scope[];
   rateLimits?: RateLimits;
+  /** Megabytes of stored files (0: no limit); absent or null follows the default. */
+  storageQuotaMb?: number | null;
 }
 
 export interface CreatedKey {
@@ -49,6 +51,7 @@ export function publicView(record: ApiKeyRecord) {
     last_used_at: record.lastUsedAt,
     revoked_at: record.revokedAt,
     created_by: record.createdBy,
+    storage_quota_mb: record.storageQuotaMb,
   };
 }
 
@@ -76,7 +79,8 @@ export class KeyService {
     const scopes = [...new Set(input.scopes ?? caller?.scopes ?? ALL_SCOPES)];
     if (caller) assertScopesHeld(scopes, caller);
     const rateLimits = resolveLimits(scopes, input.rateLimits ?? {}, caller);
-    return this.insert(input.name, scopes, rateLimits, `${KEY_PREFIX}${randomBytes(SECRET_BYTES).toString('base64url')}`, caller?.keyId ?? null);
+    const secret = `${KEY_PREFIX}${randomBytes(SECRET_BYTES).toString('base64url')}`;
+    return this.insert(input.name, scopes, rateLimits, secret, caller?.keyId ?? null, input.storageQuotaMb ?? null);
   }
 
   /** Creates the key given at start (TIMBRE_API_KEY) with all scopes, unless it already exists. */
@@ -86,7 +90,7 @@ export class KeyService {
     }
     const existing = this.findBySecret(secret);
     if (existing) return { created: false, record: existing };
-    const created = this.insert('bootstrap', ALL_SCOPES, resolveLimits(ALL_SCOPES, {}), secret, null);
+    const created = this.insert('bootstrap', ALL_SCOPES, resolveLimits(ALL_SCOPES, {}), secret, null, null);
     return { created: true, record: created.record };
   }
 
@@ -120,10 +124,10 @@ export class KeyService {
     return record;
   }
 
-  update(keyId: string, changes: { name?: string; rateLimits?: RateLimits }, caller?: ApiKeyRecord): ApiKeyRecord {
+  update(keyId: string, changes: { name?: string; rateLimits?: RateLimits; storageQuotaMb?: number | null }, caller?: ApiKeyRecord): ApiKeyRecord {
     const target = this.inLine(keyId, caller);
     const rateLimits = changes.rateLimits && resolveLimits(target.scopes, { ...target.rateLimits, ...changes.rateLimits }, caller);
-    this.keys.update(keyId, { name: changes.name, rateLimits });
+    this.keys.update(keyId, { name: changes.name, rateLimits, storageQuotaMb: changes.storageQuotaMb });
     this.events.publish({ type: 'key.updated', data: { key_id: keyId }, audience: { internal: true } });
     return this.get(keyId);
   }
@@ -147,7 +151,7 @@ export class KeyService {
     return this.keys.budgetChain(keyId);
   }
 
-  private insert(name: string, scopes: Scope[], rateLimits: RateLimits, secret: string, createdBy: string | null): CreatedKey {
+  private insert(name: string, scopes: Scope[], rateLimits: RateLimits, secret: string, createdBy: string | null, storageQuotaMb: number | null): CreatedKey {
     const record: ApiKeyRecord = {
       keyId: `key_${randomBytes(9).toString('base64url')}`,
       name,
@@ -159,6 +163,7 @@ export class KeyService {
       lastUsedAt: null,
       revokedAt: null,
       createdBy,
+      storageQuotaMb,
     };
     this.keys.insert(record);
     return { record, secret };

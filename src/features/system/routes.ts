@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { SystemService } from './service.js';
 import { Nullable, TimestampSchema } from '../../platform/http/schemas.js';
 import { withErrors } from '../../platform/http/responses.js';
+import { callerOf } from '../access/index.js';
 
 const Bytes = Type.Integer({ minimum: 0, description: 'bytes' });
 const Percent = Type.Number({ minimum: 0, description: 'percent' });
@@ -92,15 +93,7 @@ const StatusSchema = Type.Object(
         { description: 'The supervised engine host processes and the engines loaded in them' },
       ),
     ),
-    storage: Type.Optional(
-      Type.Object(
-        {
-          pending_writes: Type.Integer({ description: 'Writes held in memory until the data disk has room again' }),
-          database_locking: Type.String({ description: '`exclusive` after a start on a full disk' }),
-        },
-        { description: 'The data disk' },
-      ),
-    ),
+    storage: Type.Optional(Type.Ref('StorageStatus')),
     queue: Type.Optional(Type.Object({ concurrency: Type.Integer(), running: Type.Integer(), queued: Type.Integer() }, { description: 'The compute queue' })),
     workers: Type.Optional(Type.Ref('Workers')),
   },
@@ -146,7 +139,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<{ system: SystemService }> 
   app.get('/api/system/status', {
     config,
     schema: { operationId: 'getSystemStatus', tags, summary: 'Uptime, disk, database and service status', response: withErrors({ 200: StatusSchema }) },
-    handler: () => system.status(),
+    handler: (request) => system.status(callerOf(request).keyId),
   });
   app.get('/api/system/gpu', {
     config,

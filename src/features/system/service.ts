@@ -9,9 +9,10 @@ import { errorText } from '../../platform/errors.js';
 
 /**
  * Parts of the status that other services contribute (the job queue, the engine host);
- * each appears in `/api/system/status` under its name once registered.
+ * each appears in `/api/system/status` under its name once registered. A section about keys
+ * shows only the calling key's line (its id is given).
  */
-export type StatusSection = () => Record<string, unknown> | Promise<Record<string, unknown>>;
+export type StatusSection = (callerKeyId: string) => Record<string, unknown> | Promise<Record<string, unknown>>;
 
 /** What is installed for the engines; the engine layer registers it. */
 export type InstalledInventory = () => Promise<{ engines: unknown[]; models: unknown[] }>;
@@ -77,7 +78,7 @@ export class SystemService {
     };
   }
 
-  async status() {
+  async status(callerKeyId: string) {
     const disk = await statfs(this.deps.dataDir);
     // A section that fails shows its error; the rest of the status still answers.
     const entries = await Promise.all(
@@ -86,7 +87,7 @@ export class SystemService {
           [
             name,
             await Promise.resolve()
-              .then(section)
+              .then(() => section(callerKeyId))
               .catch((error: unknown) => ({ ok: false, error: errorText(error) })),
           ] as const,
       ),

@@ -251,4 +251,29 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX renders_task ON renders (task_id, created_at);
     `,
   },
+  {
+    version: 11,
+    name: 'stored files are measured for per-key storage quotas, keys may carry a quota of their own, and old unfiled tasks are found by age',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN storage_quota_mb INTEGER;
+      ALTER TABLE tasks ADD COLUMN size_bytes INTEGER;
+      ALTER TABLE chunk_takes ADD COLUMN size_bytes INTEGER;
+      ALTER TABLE timeline_media ADD COLUMN size_bytes INTEGER;
+      -- A file recorded at a new path is measured again (size_bytes NULL means not measured yet).
+      CREATE TRIGGER tasks_audio_moved AFTER UPDATE OF audio_path ON tasks
+        BEGIN UPDATE tasks SET size_bytes = NULL WHERE id = NEW.id; END;
+      CREATE TRIGGER chunk_takes_audio_moved AFTER UPDATE OF audio_path ON chunk_takes
+        BEGIN UPDATE chunk_takes SET size_bytes = NULL WHERE task_id = NEW.task_id AND idx = NEW.idx AND take = NEW.take; END;
+      CREATE TRIGGER timeline_media_moved AFTER UPDATE OF path ON timeline_media
+        BEGIN UPDATE timeline_media SET size_bytes = NULL WHERE id = NEW.id; END;
+      CREATE INDEX tasks_unmeasured ON tasks (id) WHERE size_bytes IS NULL AND audio_path IS NOT NULL;
+      CREATE INDEX chunk_takes_unmeasured ON chunk_takes (task_id) WHERE size_bytes IS NULL AND audio_path IS NOT NULL;
+      CREATE INDEX timeline_media_unmeasured ON timeline_media (id) WHERE size_bytes IS NULL;
+      CREATE INDEX timeline_media_task ON timeline_media (task_id);
+      CREATE INDEX tasks_owner_size ON tasks (owner_key_id, size_bytes);
+      CREATE INDEX assets_owner ON assets (owner_key_id, size_bytes);
+      CREATE INDEX tasks_unfiled_age ON tasks (updated_at) WHERE project_id IS NULL;
+      CREATE INDEX jobs_task ON jobs (task_id, state);
+    `,
+  },
 ];

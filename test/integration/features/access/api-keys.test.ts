@@ -51,6 +51,7 @@ describe('API keys and authentication over HTTP', () => {
         'rate_limits',
         'revoked_at',
         'scopes',
+        'storage_quota_mb',
       ]);
     }
   });

@@ -13,7 +13,7 @@ describe('the system service', () => {
       const system = new SystemService({ dataDir: dir, database: () => DATABASE, startedAt });
       system.registerStatusSection('queue', () => ({ running: 1, queued: 2 }));
       system.registerStatusSection('engine_host', async () => ({ busy: 0 }));
-      const status = await system.status();
+      const status = await system.status('key_test');
       assert.equal(status.status, 'ok');
       assert.equal(status.started_at, '2026-11-24T07:00:00.000Z');
       assert.equal(status.data_dir.path, dir);
@@ -32,7 +32,7 @@ describe('the system service', () => {
       throw new Error('disk I/O error');
     });
     system.registerStatusSection('queue', async () => ({ running: 0 }));
-    const sections: Record<string, unknown> = await system.status();
+    const sections: Record<string, unknown> = await system.status('key_test');
     assert.deepEqual([sections.storage, sections.queue], [{ ok: false, error: 'disk I/O error' }, { running: 0 }]);
     assert.throws(() => system.registerStatusSection('database', () => ({})), /already has a section database/);
     assert.throws(() => system.registerStatusSection('queue', () => ({})), /already has a section queue/);
@@ -46,7 +46,7 @@ describe('the system service', () => {
       },
       startedAt: new Date(),
     });
-    const status = await system.status();
+    const status = await system.status('key_test');
     assert.deepEqual([status.status, status.database], ['degraded', { ok: false, error: 'database disk image is malformed' }]);
   });
 

@@ -1,4 +1,4 @@
-import { TaskRepository, TaskService } from '../../src/features/tasks/index.js';
+import { RenderRepository, TaskRepository, TaskService } from '../../src/features/tasks/index.js';
 import { EventBus } from '../../src/platform/events.js';
 import { JobRepository } from '../../src/platform/jobs/job-repository.js';
 import { JobQueue } from '../../src/platform/jobs/queue.js';
@@ -44,7 +44,7 @@ export async function serviceFixture(): Promise<ServiceFixture> {
     events,
     queue,
     tasks,
-    taskService: new TaskService({ tasks, audio }),
+    taskService: new TaskService({ tasks, audio, renders: new RenderRepository(db) }),
     audio,
     voiceFiles: new VoiceFiles(dir),
     maxAudioSeconds: loadConfig({}).maxAudioSeconds,

@@ -16,6 +16,7 @@ import { speakToFile } from '../../platform/speech/speech.js';
 import { renderingOf } from '../../platform/speech/voice-rendering.js';
 import { EngineError } from '../../platform/errors.js';
 import { type LongFormDeps } from './deps.js';
+import { newId } from '../../platform/util/ids.js';
 
 const SpeakPendingSchema = Type.Object({
   taskId: Type.String(),
@@ -125,34 +126,40 @@ export class LongFormJobs {
     return { task_id: payload.taskId, chunk_index: payload.index, take: payload.take, audio_url: chunkUrl(payload.taskId, payload.index), duration };
   }
 
-  /** Joins the selected takes with pauses (and loudness normalisation) into the task's file. */
+  /**
+   * Joins the selected takes with pauses (and loudness normalisation) into a merge render, which
+   * is also the task's audio; it replaces only the earlier merge of the same format.
+   */
   async merge(request: MergeRequest, context: JobRunContext): Promise<Record<string, unknown>> {
     const chunks = this.deps.chunks.listForTask(request.taskId);
-    const pieces: { pcm: ReturnType<typeof parseWav>; paragraphEnd: boolean; text: string }[] = [];
+    const pieces: { pcm: ReturnType<typeof parseWav>; paragraphEnd: boolean; text: string; speaker: string | null }[] = [];
     for (const chunk of chunks) {
       const take = selectedTake(chunk);
-      pieces.push({ pcm: parseWav(await readFile(this.deps.audio.absolute(take.audioPath!))), paragraphEnd: chunk.paragraphEnd, text: take.text });
+      const pcm = parseWav(await readFile(this.deps.audio.absolute(take.audioPath!)));
+      pieces.push({ pcm, paragraphEnd: chunk.paragraphEnd, text: take.text, speaker: chunk.speaker });
     }
     context.progress(0.2, 'merging');
     const merged = await mergeChunks(pieces, { ...request, signal: context.signal });
     context.progress(0.8, 'encoding');
     const audio = await encodePcm(merged.pcm, request.format, { signal: context.signal });
-    const stored = this.deps.audio.pathFor(`${request.taskId}_merged.${FILE_EXTENSIONS[request.format]}`);
+    const renderId = newId('render');
+    const stored = this.deps.audio.pathFor(`${request.taskId}_merged_${renderId}.${FILE_EXTENSIONS[request.format]}`);
     await this.deps.audio.write(stored, audio);
-    const previous = this.deps.tasks.get(request.taskId)?.audioPath;
     const duration = durationOf(merged.pcm);
-    const sentences = merged.placements.map((placement) => ({ ...placement, text: pieces[placement.index]!.text }));
-    await this.deps.audio.record(
-      stored,
-      () =>
-        this.deps.tasks.update(
-          request.taskId,
-          { audioPath: stored, duration, format: request.format, sampleRate: encodedRate(request.format, merged.pcm.sampleRate), timings: { sentences } },
-          new Date().toISOString(),
-        ),
-      previous,
+    const sampleRate = encodedRate(request.format, merged.pcm.sampleRate);
+    const sentences = merged.placements.map((placement) => {
+      const { text, speaker } = pieces[placement.index]!;
+      return speaker === null ? { ...placement, text } : { ...placement, text, speaker };
+    });
+    const render = { id: renderId, taskId: request.taskId, kind: 'merge' as const, format: request.format, sampleRate, duration, path: stored };
+    await this.deps.taskService.recordRender({ ...render, timings: { sentences } }, () =>
+      this.deps.tasks.update(
+        request.taskId,
+        { audioPath: stored, duration, format: request.format, sampleRate, timings: { sentences } },
+        new Date().toISOString(),
+      ),
     );
-    return { task_id: request.taskId, audio_url: `/api/tasks/${request.taskId}/audio`, duration };
+    return { task_id: request.taskId, render_id: renderId, audio_url: `/api/tasks/${request.taskId}/audio`, duration };
   }
 
   /**

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { create as contentDisposition } from 'content-disposition';
 import { contentTypeOf } from '../../platform/audio/encode.js';
 import { toSrt, toVtt } from '../../platform/text/subtitles.js';
 import type { TaskRecord } from './repository.js';
-import type { TaskService } from './service.js';
+import { extensionOf, type TaskService } from './service.js';
 import { callerOf } from '../access/index.js';
 import { ErrorObjectSchema, Nullable, NullableTimestampSchema, TimestampSchema } from '../../platform/http/schemas.js';
 import { AUDIO_MEDIA_TYPES, binaryResponse, HEADERS, withErrors } from '../../platform/http/responses.js';
@@ -30,14 +31,40 @@ export const TaskSchema = Type.Object(
     job_id: Nullable(Type.String()),
     audio_url: Nullable(Type.String()),
     chunks: Type.Optional(Type.Array(Type.Ref('Chunk'), { description: 'Long-form tasks: the chunks in order, each with its takes' })),
+    renders: Type.Optional(Type.Array(Type.Ref('Render'), { description: 'Long-form tasks: every merge and timeline render kept, oldest first' })),
     created_at: TimestampSchema,
     updated_at: NullableTimestampSchema,
   },
   { $id: 'Task' },
 );
 
+/** The schema of `TaskService.presentRender`. */
+export const RenderSchema = Type.Object(
+  {
+    render_id: Type.String(),
+    kind: Type.Unsafe<'merge' | 'timeline'>({ type: 'string', enum: ['merge', 'timeline'], description: 'Merged chunks, or the mixed timeline' }),
+    format: Type.String({ description: 'An audio format, or `mp4` (a timeline rendered with its picture)' }),
+    duration: Nullable(Type.Number({ description: 'seconds' })),
+    sample_rate: Nullable(Type.Integer()),
+    size_bytes: Type.Integer({ minimum: 0 }),
+    created_at: TimestampSchema,
+    url: Type.String({ description: 'Where the file is downloaded' }),
+    file_name: Type.String({ description: 'The name its download is given (Content-Disposition)' }),
+  },
+  { $id: 'Render' },
+);
+
 const TaskParams = Type.Object({ task_id: Type.String({ minLength: 1, maxLength: 64 }) });
-const CueSchema = Type.Object({ start: Type.Number({ description: 'seconds' }), end: Type.Number(), text: Type.String() });
+const RenderParams = Type.Object({ task_id: Type.String({ minLength: 1, maxLength: 64 }), render_id: Type.String({ minLength: 1, maxLength: 64 }) });
+const CueSchema = Type.Object({
+  start: Type.Number({ description: 'seconds' }),
+  end: Type.Number(),
+  text: Type.String(),
+  speaker: Nullable(Type.String({ description: 'Who says it (a long-form chunk’s speaker); null for word times' })),
+});
+export const RENDER_ID_HEADER = {
+  'X-Render-Id': { type: 'string', description: 'The render this file is (GET /api/tasks/{task_id}/renders/{render_id})' },
+} as const;
 const SubtitlesResponse = {
   description: 'The cues as SRT (default), WebVTT or JSON',
   content: {
@@ -47,6 +74,7 @@ const SubtitlesResponse = {
   },
 };
 const TASK_MEDIA = [...AUDIO_MEDIA_TYPES, 'video/mp4'];
+const RENDER_NOT_FOUND = { 404: ['task_not_found', 'render_not_found'] };
 const NOT_FOUND = { 404: ['task_not_found'] };
 /** Reads of one's own tasks need tts:generate but count against their own budget, so polling spends no generations. */
 const config = { scope: 'tts:generate', budget: 'task_reads' } as const;
@@ -72,18 +100,32 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
     schema: {
       operationId: 'getTaskSubtitles',
       tags,
-      summary: 'Sentence (merged long-form) or word times of a task as SRT, WebVTT or JSON',
+      summary: 'Sentence (merged long-form, or its timeline as laid out) or word times of a task as SRT, WebVTT or JSON',
+      description:
+        'Cues name their speaker: `Name: text` in SRT, a voice span `<v Name>text` in WebVTT, `speaker` in JSON. `source=timeline` cuts the cues from the timeline as it is laid out now: every unmuted chunk block from its start to its end.',
       params: TaskParams,
       querystring: Type.Object(
-        { format: Type.Optional(Type.Unsafe<'srt' | 'vtt' | 'json'>({ type: 'string', enum: ['srt', 'vtt', 'json'], default: 'srt' })) },
+        {
+          format: Type.Optional(Type.Unsafe<'srt' | 'vtt' | 'json'>({ type: 'string', enum: ['srt', 'vtt', 'json'], default: 'srt' })),
+          source: Type.Optional(
+            Type.Unsafe<'merge' | 'timeline'>({
+              type: 'string',
+              enum: ['merge', 'timeline'],
+              default: 'merge',
+              description: '`merge`: the sentence times of the last merged file (or a generation’s word times); `timeline`: the timeline’s current layout',
+            }),
+          ),
+        },
         { additionalProperties: false },
       ),
-      response: withErrors({ 200: SubtitlesResponse }, NOT_FOUND, { 409: ['timings_unavailable'] }),
+      response: withErrors({ 200: SubtitlesResponse }, NOT_FOUND, { 404: ['timeline_not_found'], 409: ['timings_unavailable'] }),
     },
     handler: async (request, reply) => {
-      const cues = tasks.cuesOf(tasks.owned(request.params.task_id, callerOf(request).keyId));
+      const cues = tasks.cuesOf(tasks.owned(request.params.task_id, callerOf(request).keyId), request.query.source);
       const format = request.query.format ?? 'srt';
-      if (format === 'json') return reply.type('application/json; charset=utf-8').send(JSON.stringify({ cues }));
+      if (format === 'json') {
+        return reply.type('application/json; charset=utf-8').send(JSON.stringify({ cues: cues.map((cue) => ({ ...cue, speaker: cue.speaker ?? null })) }));
+      }
       return reply
         .type(format === 'vtt' ? 'text/vtt; charset=utf-8' : 'application/x-subrip; charset=utf-8')
         .send(format === 'vtt' ? toVtt(cues) : toSrt(cues));
@@ -95,15 +137,16 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
     schema: {
       operationId: 'getTaskAudio',
       tags,
-      summary: 'The audio of a completed task',
+      summary: 'The audio of a completed task: a generation’s speech, or a long-form task’s latest merge',
       params: TaskParams,
       response: withErrors(
         {
           200: binaryResponse(
-            'The task’s audio in its format, or the mp4 of a timeline rendered with its picture',
+            'The task’s audio in its format (`<name> - speech.<ext>` or `<name> - merged.<ext>`); an mp4 only for a task rendered before renders were kept apart',
             TASK_MEDIA,
             HEADERS.taskId,
             HEADERS.audioDuration,
+            HEADERS.contentDisposition,
           ),
         },
         NOT_FOUND,
@@ -113,11 +156,61 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
     handler: async (request, reply) => {
       const task = tasks.owned(request.params.task_id, callerOf(request).keyId);
       const audio = await tasks.audioOf(task);
+      const name = tasks.downloadName(task, task.kind === 'long-form' ? 'merged' : 'speech', extensionOf(task.format));
       return reply
         .header('x-task-id', task.id)
         .header('x-audio-duration', String(task.duration ?? 0))
+        .header('content-disposition', contentDisposition(name))
         .type(contentTypeOf(task.format, task.sampleRate))
         .send(audio);
+    },
+  });
+
+  app.get('/api/tasks/:task_id/renders', {
+    config,
+    schema: {
+      operationId: 'listTaskRenders',
+      tags,
+      summary: 'Every render of a task kept side by side: the latest merge per format, the latest timeline render per format',
+      params: TaskParams,
+      response: withErrors({ 200: Type.Object({ renders: Type.Array(Type.Ref('Render')) }) }, NOT_FOUND),
+    },
+    handler: async (request) => {
+      return { renders: tasks.rendersOf(tasks.owned(request.params.task_id, callerOf(request).keyId)) };
+    },
+  });
+
+  app.get('/api/tasks/:task_id/renders/:render_id', {
+    config,
+    schema: {
+      operationId: 'getTaskRender',
+      tags,
+      summary: 'The file of one render',
+      params: RenderParams,
+      response: withErrors(
+        {
+          200: binaryResponse(
+            'The render in its format: audio, or an mp4 (`<name> - merged.<ext>` or `<name> - timeline.<ext>`)',
+            TASK_MEDIA,
+            HEADERS.taskId,
+            HEADERS.audioDuration,
+            HEADERS.contentDisposition,
+            RENDER_ID_HEADER,
+          ),
+        },
+        RENDER_NOT_FOUND,
+      ),
+    },
+    handler: async (request, reply) => {
+      const task = tasks.owned(request.params.task_id, callerOf(request).keyId);
+      const { render, file } = await tasks.renderFile(task, request.params.render_id);
+      return reply
+        .header('x-task-id', task.id)
+        .header('x-render-id', render.id)
+        .header('x-audio-duration', String(render.duration ?? 0))
+        .header('content-disposition', contentDisposition(tasks.renderName(task, render)))
+        .type(contentTypeOf(render.format, render.sampleRate))
+        .send(file);
     },
   });
 };

@@ -4,6 +4,7 @@ import { contentTypeOf } from '../../platform/audio/encode.js';
 import { GENERATION_FORMATS } from '../../platform/speech/speech.js';
 import type { TimelineRenderer } from './render.js';
 import { callerOf } from '../access/index.js';
+import { RENDER_ID_HEADER } from '../tasks/index.js';
 import { AUDIO_MEDIA_TYPES, binaryResponse, HEADERS, JOB_ERRORS, withErrors } from '../../platform/http/responses.js';
 
 const MergeTimelineBody = Type.Object(
@@ -31,7 +32,7 @@ export const mergeTimelineRoutes: FastifyPluginAsyncTypebox<{ renderer: Timeline
       tags: ['Timeline'],
       summary: 'Render the timeline into one audio file, or an mp4 with its picture',
       description:
-        'Mixes every unmuted block at its position with its trims, gain and fades; the result becomes the task’s file (GET /api/tasks/{task_id}/audio).',
+        'Mixes every unmuted block at its position with its trims, gain and fades. The result is a render of its own (GET /api/tasks/{task_id}/renders), replacing only the earlier timeline render of the same format; the task’s audio stays its latest merge.',
       body: MergeTimelineBody,
       response: withErrors(
         {
@@ -40,8 +41,12 @@ export const mergeTimelineRoutes: FastifyPluginAsyncTypebox<{ renderer: Timeline
             [...AUDIO_MEDIA_TYPES, 'video/mp4'],
             HEADERS.taskId,
             HEADERS.audioDuration,
+            RENDER_ID_HEADER,
           ),
-          202: Type.Object({ job_id: Type.String(), task_id: Type.String(), status: Type.String() }),
+          202: Type.Object(
+            { job_id: Type.String(), task_id: Type.String(), status: Type.String() },
+            { description: 'The render is queued; the job’s result names it (`render_id`, `audio_url`)' },
+          ),
         },
         JOB_ERRORS,
         { 404: ['task_not_found', 'timeline_not_found'], 409: ['timeline_empty', 'timeline_not_ready', 'no_picture'] },
@@ -53,9 +58,10 @@ export const mergeTimelineRoutes: FastifyPluginAsyncTypebox<{ renderer: Timeline
       if ('job' in merged) return reply.code(202).send({ job_id: merged.job.id, task_id: taskId, status: merged.job.state });
       return reply
         .header('x-task-id', taskId)
-        .header('x-audio-duration', String(merged.task.duration ?? 0))
-        .type(contentTypeOf(merged.task.format, merged.task.sampleRate))
-        .send(merged.audio);
+        .header('x-render-id', merged.render.id)
+        .header('x-audio-duration', String(merged.render.duration ?? 0))
+        .type(contentTypeOf(merged.render.format, merged.render.sampleRate))
+        .send(merged.file);
     },
   });
 };

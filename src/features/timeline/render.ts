@@ -7,11 +7,12 @@ import { ApiError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { JobRunContext } from '../../platform/jobs/types.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
-import type { TaskRecord, TaskRepository, TaskService } from '../tasks/index.js';
+import type { RenderRecord, TaskRecord, TaskService } from '../tasks/index.js';
 import type { TimelineService } from './service.js';
 import type { JobRecord } from '../../platform/jobs/types.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
 import { MixInputSchema, PictureInputSchema } from './types.js';
+import { newId } from '../../platform/util/ids.js';
 
 export const RenderPlanSchema = Type.Object({
   duration: Type.Number(),
@@ -26,8 +27,9 @@ type RenderPayload = Static<typeof RenderPayloadSchema>;
 export const RENDER_JOB = jobKind('render', RenderPayloadSchema);
 
 /**
- * Rendering a timeline is a job: the mix (and, with a picture, the mp4) is written atomically and
- * becomes the task's file, served like other task audio; a cancelled render leaves no file.
+ * Rendering a timeline is a job: the mix (and, with a picture, the mp4) is written atomically as a
+ * render of its own beside the task's merges (the task's own audio stays its latest merge); it
+ * replaces only the earlier timeline render of the same format. A cancelled render leaves no file.
  */
 interface RenderOptions {
   format: AudioFormat;
@@ -37,7 +39,6 @@ interface RenderOptions {
 
 interface RendererDeps {
   queue: JobQueue;
-  tasks: TaskRepository;
   taskService: TaskService;
   timeline: Pick<TimelineService, 'renderPlan'>;
   audio: AudioStore;
@@ -49,18 +50,20 @@ export class TimelineRenderer {
   }
 
   /**
-   * Renders the caller's timeline into the task's file. With `wait` false it answers at once with
-   * the job (follow it on /ws); otherwise with the finished task and its file.
+   * Renders the caller's timeline into a render of the task. With `wait` false it answers at once
+   * with the job (follow it on /ws; its result names the render); otherwise with the render and its file.
    */
-  async merge(taskId: string, ownerKeyId: string, options: RenderOptions): Promise<{ job: JobRecord } | { task: TaskRecord; audio: Buffer }> {
+  async merge(taskId: string, ownerKeyId: string, options: RenderOptions): Promise<{ job: JobRecord } | { render: RenderRecord; file: Buffer }> {
     const task = this.deps.taskService.owned(taskId, ownerKeyId);
     const rendered = await this.render(task, this.deps.timeline.renderPlan(task, ownerKeyId), options, ownerKeyId);
-    if (!rendered.task) return { job: rendered.job };
-    return { task: rendered.task, audio: await this.deps.taskService.audioOf(rendered.task) };
+    if (!options.wait) return { job: rendered };
+    const renderId = rendered.result?.render_id;
+    if (typeof renderId !== 'string') throw new Error(`render job ${rendered.id} finished without a render`);
+    return this.deps.taskService.renderFile(task, renderId);
   }
 
-  /** Queues the render; `wait` false answers at once with the job (follow it on /ws). */
-  private async render(task: TaskRecord, plan: RenderPlan, options: RenderOptions, ownerKeyId: string) {
+  /** Queues the render: the job, finished unless `wait` is false. */
+  private async render(task: TaskRecord, plan: RenderPlan, options: RenderOptions, ownerKeyId: string): Promise<JobRecord> {
     if (options.video && !plan.picture) {
       throw new ApiError(409, 'no_picture', 'The timeline has no video or image to render; import one or render audio', { task_id: task.id });
     }
@@ -71,14 +74,13 @@ export class TimelineRenderer {
       taskId: task.id,
       payload: { taskId: task.id, ...options, plan } satisfies RenderPayload,
     });
-    if (!options.wait) return { job };
-    const done = await completedJob(this.deps.queue, job.id);
-    return { job: done, task: this.deps.tasks.get(task.id)! };
+    return options.wait ? completedJob(this.deps.queue, job.id) : job;
   }
 
   private async run(payload: RenderPayload, context: JobRunContext): Promise<Record<string, unknown>> {
     const { plan } = payload;
-    const name = `${payload.taskId}_timeline`;
+    const renderId = newId('render');
+    const name = `${payload.taskId}_timeline_${renderId}`;
     const onProgress = (from: number, to: number) => (fraction: number) => context.progress(from + fraction * (to - from), 'rendering');
     if (!payload.video) {
       const stored = this.deps.audio.pathFor(`${name}.${FILE_EXTENSIONS[payload.format]}`);
@@ -89,7 +91,14 @@ export class TimelineRenderer {
         signal: context.signal,
         onProgress: onProgress(0, 1),
       });
-      return this.record(payload.taskId, stored, payload.format, plan.duration, encodedRate(payload.format, 48_000));
+      return this.record({
+        id: renderId,
+        taskId: payload.taskId,
+        path: stored,
+        format: payload.format,
+        duration: plan.duration,
+        sampleRate: encodedRate(payload.format, 48_000),
+      });
     }
     const mix = this.deps.audio.absolute(this.deps.audio.pathFor(`${name}_mix.wav`));
     const stored = this.deps.audio.pathFor(`${name}.mp4`);
@@ -104,17 +113,12 @@ export class TimelineRenderer {
     } finally {
       await rm(mix, { force: true });
     }
-    return this.record(payload.taskId, stored, 'mp4', plan.duration, 48_000);
+    return this.record({ id: renderId, taskId: payload.taskId, path: stored, format: 'mp4', duration: plan.duration, sampleRate: 48_000 });
   }
 
-  private async record(taskId: string, stored: string, format: string, duration: number, sampleRate: number): Promise<Record<string, unknown>> {
-    // The render becomes the task's file; an earlier merge or render of another format goes.
-    const previous = this.deps.tasks.get(taskId)?.audioPath;
-    await this.deps.audio.record(
-      stored,
-      () => this.deps.tasks.update(taskId, { audioPath: stored, format, duration, sampleRate }, new Date().toISOString()),
-      previous,
-    );
-    return { task_id: taskId, audio_url: `/api/tasks/${taskId}/audio`, duration, format };
+  private async record(render: Pick<RenderRecord, 'id' | 'taskId' | 'path' | 'format' | 'duration' | 'sampleRate'>): Promise<Record<string, unknown>> {
+    await this.deps.taskService.recordRender({ ...render, kind: 'timeline', timings: null });
+    const { id, taskId, duration, format } = render;
+    return { task_id: taskId, render_id: id, audio_url: `/api/tasks/${taskId}/renders/${id}`, duration, format };
   }
 }

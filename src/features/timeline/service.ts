@@ -8,6 +8,8 @@ import type { TimelineRepository } from './repository.js';
 import { type AssetService } from '../assets/index.js';
 import { applyLayout, defaultDocument, playingBlocks, round, timelineDuration, type SourceLength } from './layout.js';
 import { readOnlyProblems } from './read-only.js';
+import { timelineCues } from './cues.js';
+import type { Cue } from '../../platform/text/subtitles.js';
 import type { LayoutBody } from './schemas.js';
 import { moveFile, resolveInside } from '../../platform/util/files.js';
 import { probePicture } from './media.js';
@@ -70,6 +72,11 @@ export class TimelineService {
         has_audio: media.hasAudio,
       })),
     };
+  }
+
+  /** The subtitles of the timeline as it is laid out now (moving a block moves its cue). */
+  cues(task: TaskRecord): Cue[] {
+    return timelineCues(this.get(task), this.deps.chunks.listForTask(task.id));
   }
 
   saveLayout(task: TaskRecord, layout: LayoutBody): TimelineDocument {

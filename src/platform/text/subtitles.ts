@@ -1,21 +1,25 @@
-/** One subtitle: text shown from `start` to `end`, in seconds. */
+/** One subtitle: text shown from `start` to `end`, in seconds, said by `speaker` when known. */
 export interface Cue {
   start: number;
   end: number;
   text: string;
+  speaker?: string;
 }
 
 /**
  * SubRip: numbered blocks (from 1) of a `00:00:01,500 --> 00:00:02,000` line and the text,
- * separated by blank lines.
+ * separated by blank lines. SubRip has no speaker markup: a speaker's cue reads `Name: text`.
  */
 export function toSrt(cues: readonly Cue[]): string {
-  return joinBlocks(cues.map((cue, i) => `${i + 1}\n${timing(cue, ',')}\n${srtText(cue.text)}`));
+  return joinBlocks(cues.map((cue, i) => `${i + 1}\n${timing(cue, ',')}\n${srtText(cue.speaker ? `${oneLine(cue.speaker)}: ${cue.text}` : cue.text)}`));
 }
 
-/** WebVTT: the `WEBVTT` header, then blocks of a `00:00:01.500 --> 00:00:02.000` line and the text. */
+/**
+ * WebVTT: the `WEBVTT` header, then blocks of a `00:00:01.500 --> 00:00:02.000` line and the text;
+ * a speaker's cue is a voice span, `<v Name>text`.
+ */
 export function toVtt(cues: readonly Cue[]): string {
-  return `WEBVTT\n\n${joinBlocks(cues.map((cue) => `${timing(cue, '.')}\n${vttText(cue.text)}`))}`;
+  return `WEBVTT\n\n${joinBlocks(cues.map((cue) => `${timing(cue, '.')}\n${cue.speaker ? `<v ${vttEscape(oneLine(cue.speaker))}>` : ''}${vttText(cue.text)}`))}`;
 }
 
 /** Reads SubRip: every block with a timing line is a cue; its text is the lines after that. */
@@ -61,7 +65,19 @@ function srtText(text: string): string {
 
 /** WebVTT cue text must escape `&` and `<` (markup), and must not contain `-->`: `>` becomes `&gt;`. */
 function vttText(text: string): string {
-  return textLines(text).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  return vttEscape(textLines(text));
+}
+
+/** The escapes of WebVTT cue text, which a voice span's annotation (the speaker) takes too: there `>` would end the tag. */
+function vttEscape(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/** A name on one line: its line breaks would end the cue's first line. */
+function oneLine(text: string): string {
+  return normalizeNewlines(text)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
 }
 
 function textLines(text: string): string {

@@ -1,11 +1,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ok, taskAudioUrl, type Schemas } from '../../api.js';
+import { api, ok, type Schemas } from '../../api.js';
 import { isJobEvent, useEvents } from '../../events.js';
 import { JobProgress, useJobState } from '../../components/job-progress.js';
 import { ErrorNote } from '../../components/notice.js';
 import { useTask } from '../../components/use-task.js';
 
 type Task = Schemas['Task'];
+
+/** The newest timeline render of the task (renders come oldest first), if any. */
+const latestTimelineRender = (task: Task) => task.renders?.filter((render) => render.kind === 'timeline').at(-1);
 const FORMATS = ['wav', 'mp3', 'ogg', 'flac', 'aac'] as const;
 type AudioFormat = (typeof FORMATS)[number];
 const isFormat = (value: string): value is AudioFormat => FORMATS.some((format) => format === value);
@@ -33,7 +36,7 @@ function hasJobId(value: unknown): value is { job_id: string } {
 
 /**
  * Renders the timeline as audio or as an mp4 (a `render` job followed live on /ws), then plays
- * the task's new file. The file is fetched once as a Blob so the player never shows an older
+ * the task's newest timeline render. The file is fetched once as a Blob so the player never shows an older
  * render from the browser's cache.
  */
 export function RenderPanel({ task, hasPicture, onTime }: RenderPanelProps) {
@@ -43,9 +46,10 @@ export function RenderPanel({ task, hasPicture, onTime }: RenderPanelProps) {
   const [format, setFormat] = useState<AudioFormat>('wav');
   const [jobId, setJobId] = useState<string>();
   const [rendering, setRendering] = useState(false);
-  const [result, setResult] = useState<Result | undefined>(() =>
-    task.audio_url ? { url: taskAudioUrl(taskId), video: task.format === 'mp4', format: task.format ?? '', fresh: false } : undefined,
-  );
+  const [result, setResult] = useState<Result | undefined>(() => {
+    const rendered = latestTimelineRender(task);
+    return rendered ? { url: rendered.url, video: rendered.format === 'mp4', format: rendered.format, fresh: false } : undefined;
+  });
   const waitingFor = useRef<string | undefined>(undefined);
   // A short render can end before its POST is answered: its end is remembered until then.
   const ended = useRef(new Map<string, string>());
@@ -54,9 +58,11 @@ export function RenderPanel({ task, hasPicture, onTime }: RenderPanelProps) {
 
   const fetchResult = () =>
     render.run(async () => {
-      const stored = await ok(api.GET('/api/tasks/{task_id}', { params: { path: { task_id: taskId } } }));
-      const file = await ok(api.GET('/api/tasks/{task_id}/audio', { params: { path: { task_id: taskId } }, parseAs: 'blob' }));
-      setResult({ url: URL.createObjectURL(file), video: stored.format === 'mp4', format: stored.format ?? '', fresh: true });
+      const rendered = latestTimelineRender(await ok(api.GET('/api/tasks/{task_id}', { params: { path: { task_id: taskId } } })));
+      if (!rendered) return;
+      const path = { task_id: taskId, render_id: rendered.render_id };
+      const file = await ok(api.GET('/api/tasks/{task_id}/renders/{render_id}', { params: { path }, parseAs: 'blob' }));
+      setResult({ url: URL.createObjectURL(file), video: rendered.format === 'mp4', format: rendered.format, fresh: true });
     });
 
   const settle = (type: string) => {
@@ -118,7 +124,7 @@ export function RenderPanel({ task, hasPicture, onTime }: RenderPanelProps) {
 }
 
 function Player({ result, taskId, onTime }: { result: Result; taskId: string; onTime: (seconds: number | undefined) => void }) {
-  const label = result.fresh ? 'Rendered timeline' : "The task's current file";
+  const label = result.fresh ? 'Rendered timeline' : 'The latest timeline render';
   const extension = result.video ? 'mp4' : result.format || 'audio';
   const onTimeUpdate = (event: Event) => {
     if (event.currentTarget instanceof HTMLMediaElement) onTime(event.currentTarget.currentTime);

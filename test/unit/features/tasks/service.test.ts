@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { newTask, TaskRepository, TaskService, type TaskRecord } from '../../../../src/features/tasks/index.js';
+import { newTask, RenderRepository, TaskRepository, TaskService, type TaskRecord } from '../../../../src/features/tasks/index.js';
 import { ApiError } from '../../../../src/platform/errors.js';
 import { createLog } from '../../../../src/platform/log.js';
 import { AudioStore } from '../../../../src/platform/store/audio-store.js';
@@ -35,7 +35,7 @@ describe('the tasks service', () => {
     kept = new KeptWrites(createLog('silent'));
     repository = new TaskRepository(db, kept);
     audio = new AudioStore(dataDir);
-    tasks = new TaskService({ tasks: repository, audio });
+    tasks = new TaskService({ tasks: repository, audio, renders: new RenderRepository(db) });
   });
 
   after(async () => {
@@ -76,6 +76,15 @@ describe('the tasks service', () => {
     assert.equal('chunks' in single, false);
     assert.equal(single.audio_url, null);
     assert.throws(() => tasks.describeKind('long-form', () => ({})));
+  });
+
+  test('downloads are named after the task’s project, else its first words, safe as a file name', () => {
+    const long = 'A rather long opening sentence: it keeps going / past forty characters.';
+    const loose = task('task_loose', { text: long });
+    assert.equal(tasks.downloadName(loose, 'chunk 3', 'wav'), 'A rather long opening sentence it keeps - chunk 3.wav');
+    assert.equal(tasks.downloadName(task('task_empty', { text: '\u0000"/' }), 'speech', 'wav'), 'task_empty - speech.wav');
+    tasks.describeProjects((id) => (id === 'project_1' ? 'Night Signals' : undefined));
+    assert.equal(tasks.downloadName(task('task_filed', { projectId: 'project_1' }), 'timeline', 'mp4'), 'Night Signals - timeline.mp4');
   });
 
   test('subtitle cues come from sentence times, else word times, else 409 timings_unavailable', () => {

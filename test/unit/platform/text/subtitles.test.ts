@@ -81,6 +81,19 @@ test('VTT escapes markup characters and gets them back', () => {
   assert.deepEqual(parseVtt(toVtt(cues)), cues);
 });
 
+test('a speaker is named: `Name: text` in SRT, a voice span in VTT with its name and text escaped', () => {
+  const cues = [
+    { start: 0, end: 1, text: 'Hello.', speaker: 'Alice' },
+    { start: 1, end: 2, text: 'a < b & c > d', speaker: 'Tom <&> Jerry\nJr' },
+    { start: 2, end: 3, text: 'Nobody says this.' },
+  ];
+  assert.equal(toSrt(cues).split('\n\n')[0], '1\n00:00:00,000 --> 00:00:01,000\nAlice: Hello.');
+  const vtt = toVtt(cues);
+  assert.match(vtt, /^<v Alice>Hello\.$/m);
+  assert.match(vtt, /^<v Tom &lt;&amp;&gt; Jerry Jr>a &lt; b &amp; c &gt; d$/m);
+  assert.match(vtt, /^Nobody says this\.$/m);
+});
+
 test('blank lines inside text are dropped, since they would end the cue', () => {
   const cues = [{ start: 0, end: 1, text: 'one\n\n  \r\ntwo' }];
   assert.deepEqual(parseSrt(toSrt(cues)), [{ start: 0, end: 1, text: 'one\ntwo' }]);

@@ -1,4 +1,4 @@
-/** The ten scopes of the interface contract, with their default requests-per-minute limits. */
+/** The ten scopes of the interface contract and Timbre's own (`models:manage`), with their default requests-per-minute limits. */
 export const SCOPE_DEFAULT_LIMITS = {
   'tts:generate': 10,
   'tts:timeline': 30,
@@ -10,6 +10,7 @@ export const SCOPE_DEFAULT_LIMITS = {
   'ws:connect': 5,
   'projects:read': 60,
   'projects:write': 20,
+  'models:manage': 10,
 } as const;
 
 export type Scope = keyof typeof SCOPE_DEFAULT_LIMITS;

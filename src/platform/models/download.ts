@@ -19,6 +19,8 @@ export interface DownloadOptions {
   allowLoopbackHttp?: boolean;
   /** Longest silence, connecting or mid-transfer, before giving up (ms). */
   timeoutMs?: number;
+  /** Stops the transfer; the download then rejects with the signal's reason, keeping what arrived (to resume or to delete). */
+  signal?: AbortSignal;
 }
 
 export interface Downloaded {
@@ -44,7 +46,7 @@ function get(url: URL, headers: Record<string, string>, options: DownloadOptions
   const timeoutMs = options.timeoutMs ?? 20_000;
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
-    const request = client.get(url, { headers, timeout: timeoutMs }, (response) => {
+    const request = client.get(url, { headers, timeout: timeoutMs, signal: options.signal }, (response) => {
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if (status >= 300 && status < 400 && location) {
@@ -57,7 +59,9 @@ function get(url: URL, headers: Record<string, string>, options: DownloadOptions
     });
     // The socket timeout covers the DNS lookup and connect too: a machine without network fails fast.
     request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
-    request.on('error', (error) => reject(new DownloadError(`could not reach ${url.hostname}: ${error.message}`)));
+    request.on('error', (error) =>
+      reject(options.signal?.aborted ? options.signal.reason : new DownloadError(`could not reach ${url.hostname}: ${error.message}`)),
+    );
   });
 }
 
@@ -98,12 +102,14 @@ async function receive(url: URL, destination: string, options: DownloadOptions, 
   const file = await open(destination, append ? 'a' : 'w');
   try {
     for await (const chunk of response as AsyncIterable<Buffer>) {
+      options.signal?.throwIfAborted();
       hash.update(chunk);
       await file.write(chunk);
       received += chunk.length;
       options.onProgress?.(received, total);
     }
   } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
     throw new DownloadError(`Download of ${url.href} was interrupted (${(error as Error).message}); run the command again to resume`);
   } finally {
     await file.close();

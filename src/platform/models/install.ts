@@ -22,7 +22,11 @@ export interface InstallOptions {
   /** Whether the engine can load the staged folder: a problem to report, or undefined. */
   validate?: (model: CatalogModel, dir: string) => Promise<string | undefined>;
   onProgress?: (received: number, total: number | null) => void;
+  /** Called as the download ends and unpacking and checking begin. */
+  onUnpacking?: () => void;
   onWarning?: (message: string) => void;
+  /** Stops the install: downloads and unpacking stop, and nothing of this run is left behind (the partial download included). */
+  signal?: AbortSignal;
 }
 
 function weakestCheck(pins: readonly FilePin[]): Verification {
@@ -80,7 +84,7 @@ function installed(model: CatalogModel, path: string, source: string, verificati
   return { name: model.name, engine: model.engine, status: 'installed', path, source, verification, languages: languagesIn(model, path) };
 }
 
-async function unpack(archive: string, stage: string, model: CatalogModel): Promise<string> {
+async function unpack(archive: string, stage: string, model: CatalogModel, signal: AbortSignal | undefined): Promise<string> {
   if (!model.archive.url.endsWith('.tar.bz2')) {
     // A bare file is the model's only file.
     const ready = join(stage, model.name);
@@ -90,8 +94,9 @@ async function unpack(archive: string, stage: string, model: CatalogModel): Prom
   }
   try {
     // --no-same-owner: as root, tar would otherwise keep the archive's uid/gid.
-    await runChecked('tar', ['--no-same-owner', '-xjf', archive, '-C', stage]);
+    await runChecked('tar', ['--no-same-owner', '-xjf', archive, '-C', stage], { signal });
   } catch (error) {
+    if (signal?.aborted) throw signal.reason;
     const hint = error instanceof ProgramError && /bzip2/.test(error.result.stderr) ? ' (install bzip2: apt-get install bzip2)' : '';
     throw new DownloadError(`Unpacking ${model.archive.url} failed: ${(error as Error).message}${hint}`);
   }
@@ -105,7 +110,7 @@ async function unpack(archive: string, stage: string, model: CatalogModel): Prom
 async function fetchPinned(url: string, destination: string, pin: FilePin, model: CatalogModel, options: InstallOptions) {
   const checked = options.acceptChanged ? { bytes: null, sha256: null } : pin;
   try {
-    return await download(url, destination, { ...checked, onProgress: options.onProgress, allowLoopbackHttp: testMode() });
+    return await download(url, destination, { ...checked, onProgress: options.onProgress, allowLoopbackHttp: testMode(), signal: options.signal });
   } catch (error) {
     if (error instanceof VerificationError) throw new VerificationError(`${model.name}: ${error.message}. ${acceptHint(model)}`);
     throw error;
@@ -115,7 +120,7 @@ async function fetchPinned(url: string, destination: string, pin: FilePin, model
 /** Downloads the model's bare extra files into the unpacked folder. */
 async function addExtras(modelsDir: string, model: CatalogModel, ready: string, options: InstallOptions): Promise<void> {
   for (const extra of model.extras ?? []) {
-    const partial = join(modelsDir, `.${model.name}.${extra.path}.download`);
+    const partial = extraPartialPath(modelsDir, model, extra.path);
     await fetchPinned(extra.url, partial, extra, model, options);
     await rename(partial, join(ready, extra.path));
   }
@@ -135,20 +140,37 @@ async function checkUnpacked(model: CatalogModel, ready: string, options: Instal
   options.onWarning?.(`${model.name}: installed with files unlike the catalog's pins, as asked (--accept-changed): ${what}`);
 }
 
+const extraPartialPath = (modelsDir: string, model: CatalogModel, path: string) => join(modelsDir, `.${model.name}.${path}.download`);
+
+/** A cancelled install leaves nothing: an interrupted one keeps its partial downloads to resume, a cancelled one is not coming back for them. */
+async function installCancellable(modelsDir: string, model: CatalogModel, options: InstallOptions): Promise<InstallResult> {
+  try {
+    return await installByDownload(modelsDir, model, options);
+  } catch (error) {
+    if (options.signal?.aborted) {
+      const partials = [partialPath(modelsDir, model), ...(model.extras ?? []).map((extra) => extraPartialPath(modelsDir, model, extra.path))];
+      await Promise.all(partials.map((path) => rm(path, { force: true })));
+    }
+    throw error;
+  }
+}
+
 async function installByDownload(modelsDir: string, model: CatalogModel, options: InstallOptions): Promise<InstallResult> {
   await mkdir(modelsDir, { recursive: true });
   const partial = partialPath(modelsDir, model);
   const fetched = await fetchPinned(model.archive.url, partial, model.archive, model, options);
+  options.onUnpacking?.();
   const verification = options.acceptChanged ? 'unverified' : downloadVerification(model);
   if (verification === 'unverified' && !options.acceptChanged)
     options.onWarning?.(`${model.name}: the catalog pins no sha256 for ${model.archive.url}, so this download is unverified (its sha256 is ${fetched.sha256})`);
   try {
     return await withStaging(modelsDir, model, async (stage) => {
-      const ready = await unpack(partial, stage, model);
+      const ready = await unpack(partial, stage, model, options.signal);
       await addExtras(modelsDir, model, ready, options);
       await checkUnpacked(model, ready, options);
       const unloadable = await options.validate?.(model, ready);
       if (unloadable) throw new DownloadError(`${model.name}: ${model.archive.url} unpacked, but the model does not load: ${unloadable}`);
+      options.signal?.throwIfAborted();
       const path = await place(modelsDir, model, ready);
       return installed(model, path, model.archive.url, verification);
     });
@@ -161,5 +183,5 @@ async function installByDownload(modelsDir: string, model: CatalogModel, options
 /** Installs one catalog model, replacing an existing install only once the new one checks out. */
 export async function installModel(modelsDir: string, name: string, options: InstallOptions = {}): Promise<InstallResult> {
   const model = findModel(name);
-  return options.from ? installFromFolder(modelsDir, model, options.from, options) : installByDownload(modelsDir, model, options);
+  return options.from ? installFromFolder(modelsDir, model, options.from, options) : installCancellable(modelsDir, model, options);
 }

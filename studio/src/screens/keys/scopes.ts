@@ -15,6 +15,8 @@ export const SCOPES = [
   { scope: 'ws:connect', meaning: 'Live events (WebSocket)' },
   { scope: 'projects:read', meaning: 'Read compositions' },
   { scope: 'projects:write', meaning: 'Modify compositions' },
+  { scope: 'models:manage', meaning: 'Install and remove neural models' },
+  { scope: 'models:manage', meaning: 'Install and remove models' },
 ] as const satisfies readonly { scope: Scope; meaning: string }[];
 
 /** Fails to compile when the document gains a scope this list lacks. */

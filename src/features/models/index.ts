@@ -1,0 +1,2 @@
+export { modelRoutes } from './routes.js';
+export { ModelService } from './service.js';

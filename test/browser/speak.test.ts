@@ -81,7 +81,8 @@ describe('Speak screen', () => {
       .first()
       .click();
     const file = await download;
-    assert.match(file.suggestedFilename(), /^[a-z0-9-]+-hello-from-timbre-studio-this-sentence\.mp3$/);
+    // The service names the file after the task's first words (Content-Disposition), which wins over the link's own name.
+    assert.match(file.suggestedFilename(), /^Hello from Timbre Studio\. This sentence.* - speech\.mp3$/);
     const saved = await file.path();
     assert.ok((await stat(saved)).size > 4000, 'the downloaded MP3 has the speech');
     await studio.shoot(page, 'speak');
@@ -171,5 +172,57 @@ describe('Speak screen', () => {
     await taskRow.locator('[data-status="cancelled"]').waitFor({ timeout: 15_000 });
     assert.equal(await page.locator('table.speak-recent [data-status="cancelled"]').count(), 2);
     await generateEnabled();
+  });
+
+  test('the text being written survives leaving the screen and a reload, with the service’s limit shown as it grows', async () => {
+    const page = await studio.open(speakWith());
+    await waitForVoice(page, voiceId);
+    const draft = 'A draft that must not be lost when the page is left.';
+    await page.getByLabel('Text', { exact: true }).fill(draft);
+    await page.getByText(`${draft.length} / 5,000 characters`).waitFor();
+    await page.evaluate(() => (location.hash = '#/voices'));
+    await page.getByRole('list', { name: 'Voices' }).waitFor();
+    await page.evaluate(() => (location.hash = '#/speak'));
+    await page.waitForFunction((text) => document.querySelector<HTMLTextAreaElement>('#speak-text')?.value === text, draft, { timeout: 15_000 });
+    await page.reload();
+    await page.waitForFunction((text) => document.querySelector<HTMLTextAreaElement>('#speak-text')?.value === text, draft, { timeout: 15_000 });
+    await page.getByLabel('Text', { exact: true }).fill('a'.repeat(1234));
+    await page.getByText('1,234 / 5,000 characters').waitFor();
+  });
+
+  test('without a chosen voice, the voice follows the language of the text: German text gets the clearest German voice', async () => {
+    const page = await studio.open('speak');
+    await page.waitForFunction(() => (document.querySelector<HTMLSelectElement>('#speak-voice')?.value ?? '') !== '', undefined, { timeout: 15_000 });
+    const german = await fetch(`${studio.server.url}/api/voices?language=de&limit=500`, { headers: { 'x-api-key': studio.admin.key } });
+    const clearest = ((await german.json()) as VoiceList).voices.find((voice) => voice.available && voice.language.startsWith('de'));
+    assert.ok(clearest, 'a German voice is installed');
+    await page.getByLabel('Text', { exact: true }).fill('Das ist nicht der Text, und ich lese ihn mit der Stimme vor.');
+    await page.waitForFunction((id) => document.querySelector<HTMLSelectElement>('#speak-voice')?.value === id, clearest.id, { timeout: 15_000 });
+    assert.match(await page.getByLabel('Language of the text').inputValue(), /^de/);
+  });
+
+  test('the voice picker finds voices by a word and plays the chosen voice’s sample', async () => {
+    const page = await studio.open(speakWith());
+    await waitForVoice(page, voiceId);
+    const optionCount = () => page.locator('#speak-voice option').count();
+    const before = await optionCount();
+    await page.getByLabel('Find a voice').fill('british');
+    await page.getByRole('status').filter({ hasText: 'match “british”' }).waitFor();
+    const britishIds = await page.locator('#speak-voice option').evaluateAll((options) => options.map((option) => option.getAttribute('value') ?? ''));
+    assert.ok(britishIds.length < before, `${britishIds.length} of ${before} voices shown`);
+    const britishListed = await fetch(`${studio.server.url}/api/voices?q=british&limit=500`, { headers: { 'x-api-key': studio.admin.key } });
+    const british = new Set(((await britishListed.json()) as VoiceList).voices.map((voice) => voice.id));
+    assert.ok(
+      britishIds.every((id) => id === voiceId || british.has(id)),
+      'only British voices (and the chosen one)',
+    );
+    assert.ok(britishIds.includes('pico:en-GB'));
+
+    await page.getByLabel('Voice', { exact: true }).selectOption('pico:en-GB');
+    const sample = page.waitForResponse((response) => response.url().endsWith('/api/voices/pico%3Aen-GB/preview'), { timeout: GENERATION_MS });
+    await page.getByRole('button', { name: 'Hear this voice' }).click();
+    assert.equal((await sample).status(), 200);
+    const duration = await waitUntilPlaying(page, 'audio[aria-label="Sample of the voice"]');
+    assert.ok(duration > 1, `the sample lasts ${duration} s`);
   });
 });

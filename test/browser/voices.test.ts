@@ -49,106 +49,121 @@ describe('Voices screen', () => {
   const voice = (id: string) => call<VoiceRecord>(`/api/voices/${encodeURIComponent(id)}`);
   const listed = async (query: string) => (await call<{ voices: VoiceRecord[] }>(`/api/voices?limit=500&${query}`)).voices;
 
-  test('lists the presets, filters by engine, searches, toggles a favorite and plays a preview (desktop)', { timeout: 180_000 }, async () => {
-    const page = await studio.open('voices', 'desktop');
-    const all = await listed('');
-    const pico = all.find((each) => each.id === 'pico:en-US');
-    const rhvoice = all.find((each) => each.engine === 'rhvoice');
-    assert.ok(pico && rhvoice, 'Pico and RHVoice are installed');
+  test(
+    'lists the presets clearest first, filters by engine, searches, toggles a favorite and plays a sample at once (desktop)',
+    { timeout: 180_000 },
+    async () => {
+      const page = await studio.open('voices', 'desktop');
+      const all = await listed('');
+      const pico = all.find((each) => each.id === 'pico:en-US');
+      const rhvoice = all.find((each) => each.engine === 'rhvoice');
+      assert.ok(pico && rhvoice, 'Pico and RHVoice are installed');
 
-    await page
-      .getByRole('status')
-      .filter({ hasText: `${all.length} of ${all.length} voices` })
-      .waitFor();
-    await page.getByRole('listitem', { name: pico.name, exact: true }).waitFor();
-    await page.getByRole('listitem', { name: rhvoice.name, exact: true }).waitFor();
-    assert.equal((await shownIds(page)).length, all.length, 'every voice is listed');
-    assert.match((await shownIds(page))[0] ?? '', /^rhvoice:/, 'the clearest voices come first, not eSpeak NG');
-    const speakLink = page.getByRole('listitem', { name: pico.name, exact: true }).getByRole('link', { name: 'Speak with this voice' });
-    assert.equal(await speakLink.getAttribute('href'), '#/speak?voice=pico%3Aen-US');
+      await page
+        .getByRole('status')
+        .filter({ hasText: `${all.length} of ${all.length} voices` })
+        .waitFor();
+      await page.getByRole('listitem', { name: pico.name, exact: true }).waitFor();
+      await page.getByRole('listitem', { name: rhvoice.name, exact: true }).waitFor();
+      assert.equal((await shownIds(page)).length, all.length, 'every voice is listed');
+      assert.match((await shownIds(page))[0] ?? '', /^rhvoice:/, 'the clearest voices come first, not eSpeak NG');
+      const speakLink = page.getByRole('listitem', { name: pico.name, exact: true }).getByRole('link', { name: 'Speak with this voice' });
+      assert.equal(await speakLink.getAttribute('href'), '#/speak?voice=pico%3Aen-US');
 
-    // The engine filter narrows the list to that engine's voices.
-    await page.getByLabel('Engine', { exact: true }).selectOption('pico');
-    await waitForShown(
-      page,
-      all.filter((each) => each.engine === 'pico').map((each) => each.id),
-    );
-    await page.getByRole('button', { name: 'Clear filters' }).click();
-    await waitForShown(
-      page,
-      all.map((each) => each.id),
-    );
+      // The engine filter narrows the list to that engine's voices.
+      await page.getByLabel('Engine', { exact: true }).selectOption('pico');
+      await waitForShown(
+        page,
+        all.filter((each) => each.engine === 'pico').map((each) => each.id),
+      );
+      await page.getByRole('button', { name: 'Clear filters' }).click();
+      await waitForShown(
+        page,
+        all.map((each) => each.id),
+      );
 
-    // The search box asks the service; the cards are what it answers.
-    await page.getByLabel('Search', { exact: true }).fill(rhvoice.name);
-    const found = await listed(`q=${encodeURIComponent(rhvoice.name)}`);
-    assert.ok(found.some((each) => each.id === rhvoice.id) && found.length < all.length);
-    await waitForShown(
-      page,
-      found.map((each) => each.id),
-    );
-    await page.getByLabel('Search', { exact: true }).fill('');
-    await waitForShown(
-      page,
-      all.map((each) => each.id),
-    );
+      // The search box asks the service; the cards are what it answers.
+      await page.getByLabel('Search', { exact: true }).fill(rhvoice.name);
+      const found = await listed(`q=${encodeURIComponent(rhvoice.name)}`);
+      assert.ok(found.some((each) => each.id === rhvoice.id) && found.length < all.length);
+      await waitForShown(
+        page,
+        found.map((each) => each.id),
+      );
+      await page.getByLabel('Search', { exact: true }).fill('');
+      await waitForShown(
+        page,
+        all.map((each) => each.id),
+      );
 
-    // A favorite is stored by the service, and the favorites filter shows it alone.
-    const picoCard = page.getByRole('listitem', { name: pico.name, exact: true });
-    const star = picoCard.getByRole('button', { name: `Favorite ${pico.name}` });
-    assert.equal(await star.getAttribute('aria-pressed'), 'false');
-    await star.click();
-    await page.waitForFunction((name) => document.querySelector(`button[aria-label="Favorite ${name}"]`)?.getAttribute('aria-pressed') === 'true', pico.name);
-    assert.equal((await voice(pico.id)).favorite, true, 'the API shows the favorite');
-    await page.getByLabel('Favorites only').check();
-    await waitForShown(page, [pico.id]);
-    await page.getByLabel('Favorites only').uncheck();
-    await waitForShown(
-      page,
-      all.map((each) => each.id),
-    );
+      // A favorite is stored by the service, and the favorites filter shows it alone.
+      const picoCard = page.getByRole('listitem', { name: pico.name, exact: true });
+      const star = picoCard.getByRole('button', { name: `Favorite ${pico.name}` });
+      assert.equal(await star.getAttribute('aria-pressed'), 'false');
+      await star.click();
+      await page.waitForFunction((name) => document.querySelector(`button[aria-label="Favorite ${name}"]`)?.getAttribute('aria-pressed') === 'true', pico.name);
+      assert.equal((await voice(pico.id)).favorite, true, 'the API shows the favorite');
+      await page.getByLabel('Favorites only').check();
+      await waitForShown(page, [pico.id]);
+      await page.getByLabel('Favorites only').uncheck();
+      await waitForShown(
+        page,
+        all.map((each) => each.id),
+      );
 
-    // A voice without a preview gets one made; it plays in the card and becomes the voice's preview.
-    await picoCard.getByRole('button', { name: `Make preview of ${pico.name}` }).click();
-    const preview = picoCard.locator(`audio[aria-label="Preview of ${pico.name}"]`);
-    await preview.waitFor({ timeout: ENGINE_MS });
-    const duration = await page.waitForFunction(
-      (name) => {
-        const audio = document.querySelector<HTMLAudioElement>(`audio[aria-label="Preview of ${name}"]`);
-        return audio && Number.isFinite(audio.duration) && audio.duration > 0 ? audio.duration : false;
-      },
-      pico.name,
-      { timeout: ENGINE_MS },
-    );
-    assert.ok(Number(await duration.jsonValue()) > 1, 'the preview has a length');
-    await picoCard.getByText('preview of my voice').waitFor();
-    assert.ok((await voice(pico.id)).preview_url, 'the voice now has a stored preview');
-    await page.getByLabel('Engine', { exact: true }).selectOption('pico');
-    await waitForShown(
-      page,
-      all.filter((each) => each.engine === 'pico').map((each) => each.id),
-    );
-    await page.evaluate('window.scrollTo(0, 0)');
-    await studio.shoot(page, 'voices');
-    await page.getByRole('button', { name: 'Clear filters' }).click();
+      // Every voice plays a sample at once: the first request makes it (no "Make preview" step), and it is stored.
+      assert.equal((await voice(pico.id)).preview_url, null, 'no sample made yet');
+      assert.equal(await picoCard.getByRole('button', { name: `Make preview of ${pico.name}` }).count(), 0);
+      const sampleAnswer = page.waitForResponse((response) => response.url().endsWith(`/api/voices/${encodeURIComponent(pico.id)}/preview`), {
+        timeout: ENGINE_MS,
+      });
+      await picoCard.getByRole('button', { name: `Play a sample of ${pico.name}` }).click();
+      assert.equal((await sampleAnswer).status(), 200);
+      const played = await page.waitForFunction(
+        (name) => {
+          const audio = document.querySelector<HTMLAudioElement>(`audio[aria-label="Sample of ${name}"]`);
+          return audio && Number.isFinite(audio.duration) && audio.duration > 0 && audio.currentTime > 0 ? audio.duration : false;
+        },
+        pico.name,
+        { timeout: ENGINE_MS, polling: 100 },
+      );
+      assert.ok(Number(await played.jsonValue()) > 1, 'the sample has a length and plays');
+      assert.ok((await voice(pico.id)).preview_url, 'the sample is stored as the voice’s preview');
+      // The library's own tags show beside the person's: Pico US English is an American, classic voice.
+      await picoCard
+        .getByRole('list', { name: `Category and tags of ${pico.name}` })
+        .getByText('american')
+        .waitFor();
+      await page.getByLabel('Engine', { exact: true }).selectOption('pico');
+      await waitForShown(
+        page,
+        all.filter((each) => each.engine === 'pico').map((each) => each.id),
+      );
+      await page.evaluate('window.scrollTo(0, 0)');
+      await studio.shoot(page, 'voices');
+      await page.getByRole('button', { name: 'Clear filters' }).click();
 
-    // Un-favoriting goes through the API too.
-    await star.click();
-    await page.waitForFunction((name) => document.querySelector(`button[aria-label="Favorite ${name}"]`)?.getAttribute('aria-pressed') === 'false', pico.name);
-    assert.equal((await voice(pico.id)).favorite, false);
+      // Un-favoriting goes through the API too.
+      await star.click();
+      await page.waitForFunction(
+        (name) => document.querySelector(`button[aria-label="Favorite ${name}"]`)?.getAttribute('aria-pressed') === 'false',
+        pico.name,
+      );
+      assert.equal((await voice(pico.id)).favorite, false);
 
-    // A preset's tags are the person's: edited in its details and stored.
-    const rhvoiceCard = page.getByRole('listitem', { name: rhvoice.name, exact: true });
-    await rhvoiceCard.getByRole('button', { name: `Details of ${rhvoice.name}` }).click();
-    await rhvoiceCard.getByLabel('Tags (separated by commas)').fill('clear, narrator');
-    await rhvoiceCard.getByRole('button', { name: 'Save changes' }).click();
-    await rhvoiceCard.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    assert.deepEqual((await voice(rhvoice.id)).tags, ['clear', 'narrator']);
-    await rhvoiceCard
-      .getByRole('list', { name: `Category and tags of ${rhvoice.name}` })
-      .getByText('narrator')
-      .waitFor();
-  });
+      // A preset's tags are the person's: edited in its details and stored.
+      const rhvoiceCard = page.getByRole('listitem', { name: rhvoice.name, exact: true });
+      await rhvoiceCard.getByRole('button', { name: `Details of ${rhvoice.name}` }).click();
+      await rhvoiceCard.getByLabel('Tags (separated by commas)').fill('clear, narrator');
+      await rhvoiceCard.getByRole('button', { name: 'Save changes' }).click();
+      await rhvoiceCard.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      assert.deepEqual((await voice(rhvoice.id)).tags, ['clear', 'narrator']);
+      await rhvoiceCard
+        .getByRole('list', { name: `Category and tags of ${rhvoice.name}` })
+        .getByText('narrator')
+        .waitFor();
+    },
+  );
 
   test('exports a design to an archive, imports it under a new id and deletes it after confirming', { timeout: 180_000 }, async () => {
     const designed = await call<{ voice_id: string }>('/api/design/create', {

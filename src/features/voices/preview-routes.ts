@@ -64,16 +64,27 @@ export const previewRoutes: FastifyPluginAsyncTypebox<{ previews: PreviewService
     schema: {
       operationId: 'getVoicePreview',
       tags,
-      summary: 'The stored preview of a voice (404 preview_not_found when none was made)',
+      summary: 'A short sample of a voice: its stored preview, made on the first request',
+      description:
+        'Answers the voice’s stored preview. A voice without one gets it made now (its language’s preview sentence, as generate-preview ' +
+        'without a body) and stored, so later requests reuse it; concurrent first requests share one rendering. ' +
+        'X-Preview-Cached is false only on the request that rendered it.',
       params: VoiceParamsSchema,
       response: withErrors(
-        { 200: binaryResponse('The preview (WAV)', ['audio/wav'], HEADERS.voiceId, HEADERS.audioDuration) },
-        { 404: ['voice_not_found', 'preview_not_found'] },
+        { 200: binaryResponse('The preview (WAV)', ['audio/wav'], HEADERS.voiceId, HEADERS.audioDuration, HEADERS.previewCached) },
+        JOB_ERRORS,
+        NOT_FOUND,
+        { 422: ['audio_too_long'], 503: ['voice_unavailable'] },
       ),
     },
     handler: async (request, reply) => {
-      const preview = await previews.preview(request.params.id);
-      return reply.header('x-voice-id', preview.voiceId).header('x-audio-duration', String(preview.duration)).type('audio/wav').send(preview.audio);
+      const preview = await previews.preview(request.params.id, callerOf(request).keyId);
+      return reply
+        .header('x-voice-id', preview.voiceId)
+        .header('x-audio-duration', String(preview.duration))
+        .header('x-preview-cached', String(preview.cached))
+        .type('audio/wav')
+        .send(preview.audio);
     },
   });
 };

@@ -6,7 +6,6 @@ import { parseWav } from '../../platform/audio/wav.js';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
 import { Type, type Static } from 'typebox';
 import { jobKind } from '../../platform/jobs/kinds.js';
-import { ApiError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { JobRunContext } from '../../platform/jobs/types.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
@@ -97,6 +96,9 @@ export const PREVIEW_JOB = jobKind('preview', PreviewPayloadSchema, {
  * settings, language, text), so a preview stays cached until the voice or the text changes.
  */
 export class PreviewService {
+  /** First renderings under way, by voice id, for the requests that come meanwhile to wait for. */
+  private readonly making = new Map<string, Promise<PreviewResult>>();
+
   constructor(private readonly deps: PreviewDeps) {
     deps.queue.register(PREVIEW_JOB, (payload, context) => this.runPreview(payload, context));
   }
@@ -129,16 +131,20 @@ export class PreviewService {
     return { voiceId: voice.id, audio, duration, cached: false, text, language };
   }
 
-  /** The stored preview of a voice; 404 `preview_not_found` when it has none (or its file is gone). */
-  async preview(voiceId: string): Promise<{ voiceId: string; audio: Buffer; duration: number }> {
+  /**
+   * The stored preview of a voice, made (the language's preview sentence) on the first request and
+   * stored; requests that come while it is being made wait for that one rendering. `cached` is false
+   * only for the request that rendered it.
+   */
+  async preview(voiceId: string, ownerKeyId: string): Promise<{ voiceId: string; audio: Buffer; duration: number; cached: boolean }> {
     const voice = await this.deps.findVoice(voiceId);
     const audio = voice.previewPath ? await readFile(this.deps.audio.absolute(voice.previewPath)).catch(() => undefined) : undefined;
-    if (!audio) {
-      throw new ApiError(404, 'preview_not_found', `Voice ${voice.id} has no preview; make one with POST /api/voices/{id}/generate-preview`, {
-        voice_id: voice.id,
-      });
-    }
-    return { voiceId: voice.id, audio, duration: durationOf(parseWav(audio)) };
+    if (audio) return { voiceId: voice.id, audio, duration: durationOf(parseWav(audio)), cached: true };
+    const making = this.making.get(voice.id);
+    if (making) return { ...(await making), cached: true };
+    const made = this.generatePreview(voice.id, {}, ownerKeyId).finally(() => this.making.delete(voice.id));
+    this.making.set(voice.id, made);
+    return made;
   }
 
   private async runPreview(payload: PreviewPayload, context: JobRunContext): Promise<Record<string, unknown>> {

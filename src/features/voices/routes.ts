@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DisplayNameSchema } from '../../platform/text/display-name.js';
-import { publicCategory, publicVoice, type VoiceService } from './service.js';
+import { publicVoice, type VoiceService } from './service.js';
+import { publicCategory } from './categories.js';
 import { changesOf, VoiceUpdateBodySchema } from './voice-echo.js';
 import { VoiceTypeSchema } from './voice-schema.js';
 import { withErrors } from '../../platform/http/responses.js';
@@ -16,13 +17,22 @@ const ListQuerySchema = Type.Object(
       Type.String({ pattern: '^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$', description: 'en matches en, en-US, en-GB…; matched against every language of a voice' }),
     ),
     favorite: Type.Optional(Type.Boolean()),
-    category: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Category id or name' })),
-    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Searches name, description and tags, case-insensitively' })),
+    category: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Category id or name, a user’s or a built-in one (library:neural or Natural (neural), …)' }),
+    ),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Searches name, description, tags (the user’s and library_tags), languages and categories (the user’s and the built-in one), case-insensitively',
+      }),
+    ),
     sort: Type.Optional(
       Type.Union([Type.Literal('quality'), Type.Literal('name')], {
         default: 'quality',
         description:
-          '`quality`: the clearest engines first (kokoro, kitten, vits, rhvoice, pico, flite, festival, openjtalk, espeak, then the rest), by name within an engine; `name`: by name',
+          '`quality`: clearest first: voices measured intelligible (library tag `clear`), then by engine (kokoro, kitten, vits, rhvoice, pico, flite, festival, openjtalk, espeak, then the rest), then a clone’s or design’s measured intelligibility, then by name; `name`: by name',
       }),
     ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: DEFAULT_LIMIT })),
@@ -80,7 +90,10 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceService; data
         'A preset keeps its name and description (changing them: 403 voice_read_only). An unknown category name gives 400 category_not_found.',
       params: VoiceParamsSchema,
       body: VoiceUpdateBodySchema,
-      response: withErrors({ 200: Type.Ref('Voice') }, NOT_FOUND, { 400: ['read_only_mismatch', 'category_not_found'], 403: ['voice_read_only'] }),
+      response: withErrors({ 200: Type.Ref('Voice') }, NOT_FOUND, {
+        400: ['read_only_mismatch', 'category_not_found', 'category_built_in'],
+        403: ['voice_read_only'],
+      }),
     },
     handler: async (request) => {
       const current = publicVoice(await voices.get(request.params.id));
@@ -133,7 +146,7 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceService; data
     schema: {
       operationId: 'listCategories',
       tags,
-      summary: 'Voice categories',
+      summary: 'Voice categories: the built-in ones that hold a voice (Natural (neural), Classic, Robotic, Cloned, Designed), then the user’s',
       response: withErrors({ 200: Type.Object({ categories: Type.Array(Type.Ref('Category')) }) }),
     },
     handler: async () => ({ categories: voices.listCategories().map(publicCategory) }),
@@ -156,9 +169,9 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceService; data
     schema: {
       operationId: 'deleteCategory',
       tags,
-      summary: 'Delete a category; its voices stay, without a category',
+      summary: 'Delete a category; its voices stay, without a category (a built-in one: 403 category_built_in)',
       params: CategoryParamsSchema,
-      response: withErrors({ 204: Type.Null() }, { 404: ['category_not_found'] }),
+      response: withErrors({ 204: Type.Null() }, { 403: ['category_built_in'], 404: ['category_not_found'] }),
     },
     handler: async (request, reply) => {
       voices.deleteCategory(request.params.id);

@@ -7,11 +7,12 @@ import { ApiError } from '../../platform/errors.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
 import type { KeptChannel, KeptWrites } from '../../platform/store/kept-writes.js';
 import type { CategoryRecord, CategoryRepository } from './category-repository.js';
+import { VoiceCategories, type CategoryEntry } from './categories.js';
+import { libraryCategory, libraryTags } from './library-tags.js';
 import { type VoiceFilter, type VoiceRecord, type VoiceRepository, type VoiceSampleRecord } from './voice-repository.js';
 import { VoiceArchive, voiceNotFound } from './archive.js';
 import type { ArchiveLimits } from './archive-reader.js';
 import { voiceFolder } from '../../platform/speech/voice-files.js';
-import { newId } from '../../platform/util/ids.js';
 
 /** A voice with its samples, as the service hands it out. */
 export type VoiceDetails = VoiceRecord & { samples: VoiceSampleRecord[] };
@@ -118,6 +119,8 @@ export function publicVoice(voice: VoiceDetails) {
     category: voice.category,
     category_id: voice.categoryId,
     tags: voice.tags,
+    library_tags: libraryTags(voice),
+    library_category: libraryCategory(voice),
     favorite: voice.favorite,
     available: voice.available,
     created_at: voice.createdAt,
@@ -136,16 +139,13 @@ export function publicVoice(voice: VoiceDetails) {
   };
 }
 
-export function publicCategory(category: CategoryRecord) {
-  return { id: category.id, name: category.name, created_at: category.createdAt, voice_count: category.voiceCount };
-}
-
 /**
  * The voice library: presets mirrored from the installed engines (read-only but for favorite,
  * category and tags), clones and designs with their files, categories, and archives.
  */
 export class VoiceService {
   readonly archive: VoiceArchive;
+  private readonly categories: VoiceCategories;
   private refreshedAt = Number.NEGATIVE_INFINITY;
   private refreshedVersion: string | undefined;
   private refreshing: Promise<void> | undefined;
@@ -153,6 +153,7 @@ export class VoiceService {
   private readonly presetRows: KeptChannel<PresetListing>;
 
   constructor(private readonly options: VoiceServiceOptions) {
+    this.categories = new VoiceCategories(options.categories, options.voices);
     this.archive = new VoiceArchive(options.voices, options.dataDir, options.archiveLimits, () => this.presetsReady());
     this.presetRows = options.kept.channel('preset voices', {
       write: (_, listing) => this.syncPresets(listing.voices, listing.failedEngines),
@@ -190,7 +191,8 @@ export class VoiceService {
 
   async list(filter: VoiceFilter): Promise<{ voices: VoiceDetails[]; total: number }> {
     await this.presetsReady();
-    const { voices, total } = this.options.voices.list(filter, this.unwrittenPresets());
+    const category = filter.category === undefined ? undefined : this.categories.filterValue(filter.category);
+    const { voices, total } = this.options.voices.list({ ...filter, category }, this.unwrittenPresets());
     return { voices: this.withSamples(voices), total };
   }
 
@@ -212,7 +214,7 @@ export class VoiceService {
         });
       }
     }
-    const categoryId = changes.category === undefined || changes.category === null ? changes.category : this.categoryNamed(changes.category).id;
+    const categoryId = changes.category === undefined || changes.category === null ? changes.category : this.categories.named(changes.category).id;
     const tags = changes.tags && [...new Set(changes.tags)];
     this.presetRows.writeKept(LISTING);
     this.options.voices.updateMetadata(id, { name: changes.name, description: changes.description, categoryId, tags, favorite: changes.favorite }, now());
@@ -245,30 +247,20 @@ export class VoiceService {
     return (await this.list({ favorite: true, limit: -1, offset: 0 })).voices;
   }
 
-  listCategories(): CategoryRecord[] {
-    return this.options.categories.list();
+  listCategories(): CategoryEntry[] {
+    return this.categories.list();
   }
 
-  createCategory(name: string): CategoryRecord {
-    const existing = this.options.categories.findByName(name);
-    if (existing) throw new ApiError(409, 'category_exists', `A category named ${existing.name} exists`, { category_id: existing.id, name: existing.name });
-    const id = newId('cat');
-    this.options.categories.insert({ id, name, createdAt: now() });
-    return this.options.categories.findById(id)!;
+  createCategory(name: string): CategoryEntry {
+    return this.categories.create(name);
   }
 
   deleteCategory(id: string): void {
-    if (!this.options.categories.delete(id)) throw new ApiError(404, 'category_not_found', `No category ${id}`, { category_id: id });
+    this.categories.delete(id);
   }
 
   findCategory(name: string): CategoryRecord | undefined {
-    return this.options.categories.findByName(name);
-  }
-
-  private categoryNamed(name: string): CategoryRecord {
-    const category = this.findCategory(name);
-    if (!category) throw new ApiError(400, 'category_not_found', `No category named ${name}; create it with POST /api/categories`, { category: name });
-    return category;
+    return this.categories.find(name);
   }
 
   /** The first call, and the first after the engines that can run changed, wait for the engines; later ones refresh in the background after `refreshMs`. */

@@ -1,5 +1,5 @@
 import { writeReturning, type Db } from '../../platform/store/database.js';
-import { ENGINES_BY_CLARITY } from '../../platform/speech/clarity.js';
+import { CLEAREST_FIRST, LIBRARY_CATEGORY, LIBRARY_TAGS, registerLibraryFunctions } from './library-sql.js';
 import { assignmentsOf } from '../../platform/store/rows.js';
 import {
   fromRow,
@@ -24,9 +24,9 @@ export interface VoiceFilter {
   favorite?: boolean;
   /** A category id or name (case-insensitive). */
   category?: string;
-  /** Substring of the name, description or a tag, case-insensitive (ASCII case folding). */
+  /** Substring of the name, description, a tag (the user's or the library's), a language or a category (the user's or the built-in one), case-insensitive (ASCII case folding). */
   q?: string;
-  /** `quality` (the default): the clearest engines first (ENGINES_BY_CLARITY), by name within one; `name`: by name. */
+  /** `quality` (the default): clearest first (library-sql.ts CLEAREST_FIRST), then by name; `name`: by name. */
   sort?: 'quality' | 'name';
   limit: number;
   offset: number;
@@ -43,19 +43,24 @@ export interface MetadataChanges {
 /** A language tag equal to the filter or a subtag of it; the filter is validated to hold no LIKE wildcards. */
 const languageMatch = (column: string) => `(lower(${column}) = lower(@language) OR lower(${column}) LIKE lower(@language) || '-%')`;
 
-/** WHERE clauses for each filter that is set; every value is bound, never spliced. */
-/** An engine's place in ENGINES_BY_CLARITY; engines not in it come after those that are. */
-const CLARITY_RANK = `CASE v.engine ${ENGINES_BY_CLARITY.map((engine, rank) => `WHEN '${engine}' THEN ${rank}`).join(' ')} ELSE ${ENGINES_BY_CLARITY.length} END`;
+/** Whether a JSON array of strings holds one containing @q, case-insensitively. */
+const tagMatch = (json: string) => `EXISTS (SELECT 1 FROM json_each(${json}) WHERE instr(lower(value), lower(@q)) > 0)`;
 
+/** WHERE clauses for each filter that is set; every value is bound, never spliced. */
 const FILTER_CLAUSES: readonly (readonly [keyof VoiceFilter, string])[] = [
   ['type', 'v.type = @type'],
   ['language', `(${languageMatch('v.language')} OR EXISTS (SELECT 1 FROM json_each(v.languages) WHERE ${languageMatch('value')}))`],
   ['favorite', 'v.favorite = @favorite'],
-  ['category', 'EXISTS (SELECT 1 FROM categories fc WHERE fc.id = v.category_id AND (fc.id = @category OR fc.name = @category COLLATE NOCASE))'],
+  [
+    'category',
+    `(EXISTS (SELECT 1 FROM categories fc WHERE fc.id = v.category_id AND (fc.id = @category OR fc.name = @category COLLATE NOCASE))
+       OR ${LIBRARY_CATEGORY} = @category COLLATE NOCASE)`,
+  ],
   [
     'q',
-    `(instr(lower(v.name), lower(@q)) > 0 OR instr(lower(coalesce(v.description, '')), lower(@q)) > 0
-       OR EXISTS (SELECT 1 FROM json_each(v.tags) WHERE instr(lower(value), lower(@q)) > 0))`,
+    `(instr(lower(v.name), lower(@q)) > 0 OR instr(lower(coalesce(v.description, '')), lower(@q)) > 0 OR ${tagMatch('v.tags')}
+       OR ${tagMatch(LIBRARY_TAGS)} OR instr(lower(v.language), lower(@q)) > 0 OR ${tagMatch('v.languages')}
+       OR EXISTS (SELECT 1 FROM categories qc WHERE qc.id = v.category_id AND instr(lower(qc.name), lower(@q)) > 0) OR instr(lower(${LIBRARY_CATEGORY}), lower(@q)) > 0)`,
   ],
 ];
 
@@ -66,7 +71,9 @@ const METADATA_COLUMNS = { name: 'name', description: 'description', categoryId:
 >;
 
 export class VoiceRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    registerLibraryFunctions(db);
+  }
 
   /** `unwritten`: presets to list as well while their rows are missing (see WITH_UNWRITTEN). */
   list(filter: VoiceFilter, unwritten: readonly VoiceRecord[] = []): { voices: VoiceRecord[]; total: number } {
@@ -76,7 +83,7 @@ export class VoiceRepository {
     const bound = { ...Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined)), ...unwrittenParam(unwritten) };
     const source = unwritten.length > 0 ? WITH_UNWRITTEN : 'voices';
     const total = this.db.prepare<[Record<string, unknown>], { total: number }>(`SELECT count(*) AS total FROM ${source} v ${where}`).get(bound)?.total ?? 0;
-    const order = filter.sort === 'name' ? '' : `${CLARITY_RANK}, `;
+    const order = filter.sort === 'name' ? '' : CLEAREST_FIRST;
     const rows = this.db
       .prepare<[Record<string, unknown>], VoiceRow>(
         `${selectVoice(unwritten)} ${where} ORDER BY ${order}v.name COLLATE NOCASE, v.id LIMIT @limit OFFSET @offset`,
@@ -90,6 +97,12 @@ export class VoiceRepository {
       .prepare<[{ id: string; unwritten?: string }], VoiceRow>(`${selectVoice(unwritten)} WHERE v.id = @id`)
       .get({ id, ...unwrittenParam(unwritten) });
     return row && fromRow(row);
+  }
+
+  /** How many voices each built-in category holds (those with none are left out). */
+  libraryCategoryCounts(): Map<string, number> {
+    const rows = this.db.prepare<[], { name: string; count: number }>(`SELECT ${LIBRARY_CATEGORY} AS name, count(*) AS count FROM voices v GROUP BY 1`).all();
+    return new Map(rows.map((row) => [row.name, row.count]));
   }
 
   presets(): Pick<VoiceRecord, 'id' | 'engine'>[] {

@@ -73,7 +73,7 @@ export type VoiceSettings = Static<typeof VoiceSettingsSchema> & Record<string, 
 /** Settings that did not read back as settings: the voice is listed, unavailable, with none. */
 const UNREADABLE_SETTINGS: VoiceSettings = {};
 
-function readSettings(value: unknown): VoiceSettings {
+export function readSettings(value: unknown): VoiceSettings {
   return isRecord(value) && Value.Check(VoiceSettingsSchema, value) ? value : UNREADABLE_SETTINGS;
 }
 

@@ -37,6 +37,11 @@ export const READ_ONLY = {
   license: Type.Union([Type.String(), Type.Null()], { description: 'License of the voice data' }),
   sample_rate: Type.Union([Type.Integer(), Type.Null()], { description: 'Native output rate in Hz' }),
   category_id: Type.Union([Type.String(), Type.Null()]),
+  library_tags: Type.Array(Type.String(), {
+    description:
+      'Tags the library derives from what it knows (engine family neural/classic/robotic or clone/design, clear where measured intelligible, accent of the language region, gender); kept apart from `tags`, which are the user’s',
+  }),
+  library_category: Type.String({ description: 'The built-in category: Natural (neural), Classic, Robotic, Cloned or Designed' }),
   available: Type.Boolean({ description: 'False when the engine of a preset is no longer installed; favorites and tags are kept' }),
   created_at: TimestampSchema,
   updated_at: TimestampSchema,
@@ -72,6 +77,12 @@ export const READ_ONLY = {
 export const VoiceSchema = Type.Object({ ...METADATA, ...READ_ONLY }, { $id: 'Voice' });
 
 export const CategorySchema = Type.Object(
-  { id: Type.String(), name: Type.String(), created_at: TimestampSchema, voice_count: Type.Integer({ minimum: 0 }) },
+  {
+    id: Type.String({ description: 'cat_… for a user’s category, library:<kind> for a built-in one' }),
+    name: Type.String(),
+    built_in: Type.Boolean({ description: 'Built-in categories group voices by kind; they cannot be assigned, created or deleted' }),
+    created_at: Type.Union([TimestampSchema, Type.Null()], { description: 'null for a built-in category' }),
+    voice_count: Type.Integer({ minimum: 0 }),
+  },
   { $id: 'Category' },
 );

@@ -8,6 +8,8 @@ import { primaryOf, tagFor, VoicePicker } from './speak/voice-picker.js';
 import { RecentTasks } from './speak/recent-tasks.js';
 import { browserPlays, fileNameOf } from './speak/recent.js';
 import { useGeneration } from './speak/use-generation.js';
+import { characterCount, useDraft, useTextLimit } from './speak/draft.js';
+import { textLanguage } from './speak/text-language.js';
 import './speak/speak.css';
 
 type Voice = Schemas['Voice'];
@@ -24,12 +26,25 @@ async function loadVoices(): Promise<Voice[]> {
   }
 }
 
-/** The voice to start with when no link names one: the clearest (the list's first) that speaks the browser's language. */
-function firstChoice(voices: readonly Voice[]): Voice | undefined {
+/**
+ * The voice to start with when no link names one and none was picked: the clearest (the first of the
+ * service's order) that speaks the text's language, else the browser's, else the clearest of all.
+ */
+function firstChoice(voices: readonly Voice[], text: string): Voice | undefined {
   const usable = voices.filter((voice) => voice.available);
-  const browser = primaryOf(navigator.language || 'en');
-  return usable.find((voice) => primaryOf(voice.language) === browser) ?? usable[0];
+  const spoken = new Set(usable.flatMap((voice) => [voice.language, ...voice.languages].map(primaryOf)));
+  const wanted = [textLanguage(text, spoken), primaryOf(navigator.language || 'en')];
+  for (const primary of wanted) {
+    const voice = primary && usable.find((candidate) => primaryOf(candidate.language) === primary);
+    if (voice) return voice;
+  }
+  return usable[0];
 }
+
+/** How long typing must pause before the voice follows the text's language. */
+const LANGUAGE_PAUSE_MS = 400;
+
+const numbers = new Intl.NumberFormat('en');
 
 /** Text to speech: pick a voice, type, generate, listen while it streams, download; this session's generations below. */
 export function SpeakScreen({ params }: { params: URLSearchParams }) {
@@ -38,7 +53,10 @@ export function SpeakScreen({ params }: { params: URLSearchParams }) {
   const [voiceId, setVoiceId] = useState('');
   const [filter, setFilter] = useState('');
   const [language, setLanguage] = useState('');
-  const [text, setText] = useState('');
+  const [text, setText] = useDraft();
+  const limit = useTextLimit();
+  /** Set once a voice is chosen by hand or by a link: the text's language no longer changes it. */
+  const picked = useRef(false);
   const [output, setOutput] = useState<OutputChoice>({ format: 'mp3', speed: 1, stream: true });
   const loading = useTask();
   const audio = useRef<HTMLAudioElement>(null);
@@ -63,9 +81,18 @@ export function SpeakScreen({ params }: { params: URLSearchParams }) {
   // The voice a link names (#/speak?voice=…), also when the link is followed while the screen is open.
   useEffect(() => {
     const linked = voices.find((candidate) => candidate.id === wanted);
+    picked.current ||= linked !== undefined;
     if (linked) choose(linked);
-    else if (voiceId === '') choose(firstChoice(voices));
+    else if (voiceId === '') choose(firstChoice(voices, text));
   }, [voices, wanted]);
+  useEffect(() => {
+    if (picked.current || filter !== '' || voices.length === 0) return;
+    const timer = setTimeout(() => {
+      const clearest = firstChoice(voices, text);
+      if (clearest && clearest.id !== voiceId) choose(clearest);
+    }, LANGUAGE_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [text]);
 
   const voice = voices.find((candidate) => candidate.id === voiceId);
   const submit = (event: Event) => {
@@ -82,11 +109,18 @@ export function SpeakScreen({ params }: { params: URLSearchParams }) {
       <form onSubmit={submit} aria-label="Generate speech">
         <label for="speak-text">Text</label>
         <textarea id="speak-text" value={text} onInput={(event) => setText(event.currentTarget.value)} placeholder="Type what the voice should say" />
-        <p class="hint">{text.length} characters</p>
+        <p class={limit !== undefined && characterCount(text) > limit ? 'error' : 'hint'} aria-live="polite">
+          {limit === undefined
+            ? `${numbers.format(characterCount(text))} characters`
+            : `${numbers.format(characterCount(text))} / ${numbers.format(limit)} characters`}
+        </p>
         <VoicePicker
           voices={voices}
           voiceId={voiceId}
-          onVoice={(id) => choose(voices.find((candidate) => candidate.id === id))}
+          onVoice={(id) => {
+            picked.current = true;
+            choose(voices.find((candidate) => candidate.id === id));
+          }}
           filter={filter}
           onFilter={changeFilter}
           language={language}

@@ -17,7 +17,8 @@ const SEARCH_PAUSE_MS = 250;
 
 /**
  * The voice library: presets of every engine, clones and designs, searched and filtered; each
- * voice with its preview, favorite, details and metadata, and archives of clones and designs.
+ * voice with a sample to play, favorite, details and metadata, and archives of clones and designs. The
+ * list comes clearest first, the service's default order.
  */
 export function VoicesScreen() {
   const [filters, setFilters] = useState<VoiceFilterValues>(NO_FILTERS);
@@ -32,9 +33,7 @@ export function VoicesScreen() {
     return () => clearTimeout(timer);
   }, [search]);
 
-  /** Reads a voice again after the service changed it (a new preview sets its preview_url). */
-  const refresh = (voiceId: string) => actions.run(async () => library.replace(await ok(api.GET('/api/voices/{id}', { params: { path: { id: voiceId } } }))));
-  const player = usePreviewPlayer((voiceId) => void refresh(voiceId));
+  const player = usePreviewPlayer();
 
   const toggleFavorite = (voice: Voice) =>
     actions.run(async () => {

@@ -16,7 +16,7 @@ import { languageName, type Voice } from '../voices/voice-text.js';
  */
 export function DesignedVoice({ voice, onChanged }: { voice: Voice; onChanged: (voice: Voice) => void }) {
   const design = designOf(voice.settings);
-  const player = usePreviewPlayer(() => undefined);
+  const player = usePreviewPlayer();
   const rename = useTask();
   const [name, setName] = useState(voice.name);
   const [description, setDescription] = useState(voice.description ?? '');
@@ -44,18 +44,17 @@ export function DesignedVoice({ voice, onChanged }: { voice: Voice; onChanged: (
       <Warnings warnings={voice.warnings.map((warning) => warning.message)} />
 
       <div class="row">
-        <button type="button" disabled={player.makingId !== undefined} onClick={() => void player.make(voice)}>
+        <button type="button" disabled={player.loadingId !== undefined} onClick={() => void player.play(voice)}>
           Preview the voice
         </button>
         <a href={hrefOf('speak', { voice: voice.id })}>Speak with this voice</a>
         <a href={hrefOf('voices')}>All voices</a>
       </div>
-      {player.makingId ? <JobProgress label="Making the preview" job={player.job} /> : null}
+      {player.loadingId ? <JobProgress label="Making the preview" job={player.job} /> : null}
       <ErrorNote error={player.failure?.message} />
       {playing ? (
         <div>
           <audio controls autoPlay src={playing.src} aria-label={`Preview of ${voice.name}`} />
-          {playing.text ? <p class="hint">“{playing.text}”</p> : null}
         </div>
       ) : null}
 

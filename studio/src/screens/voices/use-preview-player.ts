@@ -6,64 +6,44 @@ import type { Voice } from './voice-text.js';
 export interface Playing {
   voiceId: string;
   src: string;
-  /** The sentence a freshly made preview speaks (X-Preview-Text). */
-  text?: string;
-}
-
-/** The answer's preview text header, which the service percent-encodes. */
-function previewText(response: Response): string | undefined {
-  const header = response.headers.get('X-Preview-Text');
-  if (!header) return undefined;
-  try {
-    return decodeURIComponent(header);
-  } catch {
-    return header;
-  }
 }
 
 /**
- * One preview plays at a time, and one is made at a time (making one is a `preview` job, and the
- * service allows few of them a minute). A voice with a stored preview plays it from its
- * `preview_url`; a new one plays from the WAV the request answers with.
+ * One sample plays at a time. Every voice has one: the service answers the stored sample, or makes
+ * it on this first request (a `preview` job, whose progress shows meanwhile) and keeps it. It is
+ * fetched through the client so that a refusal shows the service's own words.
  */
-export function usePreviewPlayer(onMade: (voiceId: string) => void) {
+export function usePreviewPlayer() {
   const [playing, setPlaying] = useState<Playing | undefined>();
-  const [makingId, setMakingId] = useState<string | undefined>();
+  const [loadingId, setLoadingId] = useState<string | undefined>();
   const [failure, setFailure] = useState<{ voiceId: string; message: string } | undefined>();
   const tracker = useJobOfKind('preview');
   const blobUrl = useRef<string | undefined>(undefined);
 
-  const show = (next: Playing | undefined, madeUrl?: string) => {
+  const show = (next: Playing | undefined, url?: string) => {
     if (blobUrl.current) URL.revokeObjectURL(blobUrl.current);
-    blobUrl.current = madeUrl;
+    blobUrl.current = url;
     setPlaying(next);
   };
   useEffect(() => () => blobUrl.current && URL.revokeObjectURL(blobUrl.current), []);
 
-  const play = (voice: Voice) => {
+  const play = async (voice: Voice) => {
     setFailure(undefined);
-    if (voice.preview_url) show({ voiceId: voice.id, src: voice.preview_url });
-  };
-
-  const make = async (voice: Voice) => {
-    setFailure(undefined);
-    setMakingId(voice.id);
+    setLoadingId(voice.id);
     tracker.start();
     try {
-      const pending = api.POST('/api/voices/{id}/generate-preview', { params: { path: { id: voice.id } }, body: {}, parseAs: 'blob' });
-      const audio = await ok(pending);
+      const audio = await ok(api.GET('/api/voices/{id}/preview', { params: { path: { id: voice.id } }, parseAs: 'blob' }));
       const url = URL.createObjectURL(audio);
-      show({ voiceId: voice.id, src: url, text: previewText((await pending).response) }, url);
-      onMade(voice.id);
+      show({ voiceId: voice.id, src: url }, url);
     } catch (error) {
       setFailure({ voiceId: voice.id, message: errorText(error) });
     } finally {
       tracker.stop();
-      setMakingId(undefined);
+      setLoadingId(undefined);
     }
   };
 
-  return { playing, makingId, job: tracker.job, failure, play, make, stop: () => show(undefined) };
+  return { playing, loadingId, job: tracker.job, failure, play, stop: () => show(undefined) };
 }
 
 export type PreviewPlayer = ReturnType<typeof usePreviewPlayer>;

@@ -17,11 +17,11 @@ interface VoiceCardProps {
   children?: ComponentChildren;
 }
 
-/** One voice of the library: what it is, its preview, favorite, a way to speak with it and its details. */
+/** One voice of the library: what it is, a Play button for its sample, favorite, a way to speak with it and its details. */
 export function VoiceCard({ voice, player, expanded, onExpand, onFavorite, favoriteBusy, children }: VoiceCardProps) {
   const nameId = elementId('voice-name', voice.id);
   const detailsId = elementId('voice-details', voice.id);
-  const making = player.makingId === voice.id;
+  const loading = player.loadingId === voice.id;
   const playing = player.playing?.voiceId === voice.id ? player.playing : undefined;
   const failure = player.failure?.voiceId === voice.id ? player.failure.message : undefined;
   const meta = [TYPE_LABELS[voice.type], voice.engine, languageName(voice.language), voice.gender ?? undefined].filter((part) => part !== undefined);
@@ -37,32 +37,25 @@ export function VoiceCard({ voice, player, expanded, onExpand, onFavorite, favor
       <p class="voice-meta">{meta.join(' · ')}</p>
       {voice.available ? null : <p class="error">Its engine or voice is no longer installed here.</p>}
       {voice.description ? <p class="voice-description">{voice.description}</p> : null}
-      {voice.category || voice.tags.length > 0 ? (
-        <ul class="chips" aria-label={`Category and tags of ${voice.name}`}>
-          {voice.category ? <li class="category">{voice.category}</li> : null}
-          {voice.tags.map((tag) => (
-            <li key={tag}>{tag}</li>
+      <ul class="chips" aria-label={`Category and tags of ${voice.name}`}>
+        {voice.category ? <li class="category">{voice.category}</li> : null}
+        {voice.tags.map((tag) => (
+          <li key={`own-${tag}`}>{tag}</li>
+        ))}
+        {voice.library_tags
+          .filter((tag) => !voice.tags.includes(tag))
+          .map((tag) => (
+            <li key={`library-${tag}`} class="library">
+              {tag}
+            </li>
           ))}
-        </ul>
-      ) : null}
+      </ul>
       <QualitySummary measures={voice} />
       <Warnings warnings={voice.warnings.map((warning) => warning.message)} />
       <div class="row voice-actions">
-        {voice.preview_url && !playing ? (
-          <button type="button" onClick={() => player.play(voice)} aria-label={`Play preview of ${voice.name}`}>
-            ▶ Preview
-          </button>
-        ) : null}
-        {!voice.preview_url ? (
-          <button
-            type="button"
-            onClick={() => void player.make(voice)}
-            disabled={player.makingId !== undefined || !voice.available}
-            aria-label={`Make preview of ${voice.name}`}
-          >
-            Make preview
-          </button>
-        ) : null}
+        <button type="button" onClick={() => void player.play(voice)} disabled={loading || !voice.available} aria-label={`Play a sample of ${voice.name}`}>
+          {loading ? 'Loading…' : '▶ Play'}
+        </button>
         <a href={hrefOf('speak', { voice: voice.id })} aria-describedby={nameId}>
           Speak with this voice
         </a>
@@ -70,12 +63,11 @@ export function VoiceCard({ voice, player, expanded, onExpand, onFavorite, favor
           Details
         </button>
       </div>
-      {making ? <JobProgress label={`Making the preview of ${voice.name}`} job={player.job} /> : null}
+      {loading ? <JobProgress label={`Making the sample of ${voice.name}`} job={player.job} /> : null}
       <ErrorNote error={failure} />
       {playing ? (
         <div class="voice-player">
-          <audio controls autoPlay src={playing.src} aria-label={`Preview of ${voice.name}`} />
-          {playing.text ? <p class="hint">“{playing.text}”</p> : null}
+          <audio controls autoPlay src={playing.src} aria-label={`Sample of ${voice.name}`} />
         </div>
       ) : null}
       {expanded ? (

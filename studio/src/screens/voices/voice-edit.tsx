@@ -79,11 +79,13 @@ export function VoiceEditForm({ voice, categories, onSaved, onCategoryCreated }:
           {(id) => (
             <select id={id} value={category} onChange={(event) => setCategory(event.currentTarget.value)}>
               <option value="">No category</option>
-              {categories.map((entry) => (
-                <option key={entry.id} value={entry.name}>
-                  {entry.name}
-                </option>
-              ))}
+              {categories
+                .filter((entry) => !entry.built_in)
+                .map((entry) => (
+                  <option key={entry.id} value={entry.name}>
+                    {entry.name}
+                  </option>
+                ))}
             </select>
           )}
         </Field>

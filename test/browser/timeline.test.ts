@@ -100,6 +100,51 @@ describe('Timeline screen', () => {
   });
   after(() => removeDir(media));
 
+  test(
+    'warns when a dragged block overlaps the next, undoes the move with Ctrl+Z, and previews the mix with a moving playhead',
+    { timeout: JOB_MS },
+    async () => {
+      const page = await studio.open(`timeline?task=${taskId}`);
+      const first = page.getByRole('button', { name: /^Chunk 1,/ });
+      const second = page.getByRole('button', { name: /^Chunk 2,/ });
+      await second.waitFor();
+      const before = chunkBlock(await timeline(), 0).start;
+      assert.match((await first.getAttribute('aria-label')) ?? '', /^Chunk 1, \d+\.\d{3} s to \d+\.\d{3} s/, 'times are shown to the millisecond');
+
+      // Drag the first chunk so that it starts in the middle of the second.
+      const [from, onto] = [await first.boundingBox(), await second.boundingBox()];
+      assert.ok(from && onto);
+      await page.mouse.move(from.x + 4, from.y + from.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(onto.x + onto.width / 2 + 4, from.y + from.height / 2, { steps: 10 });
+      await page.mouse.up();
+      const warning = page.getByRole('status').filter({ hasText: /Chunk 2 overlaps Chunk 1|Chunk 1 overlaps Chunk 2/ });
+      await warning.waitFor();
+      await storedTimeline((stored) => chunkBlock(stored, 0).start > before + 0.2, 'the overlapping move is saved');
+      assert.match((await first.getAttribute('aria-label')) ?? '', /overlaps Chunk 2/, 'the block says what it overlaps');
+
+      await page.keyboard.press('Control+z');
+      await storedTimeline((stored) => Math.abs(chunkBlock(stored, 0).start - before) < 1e-6, 'undo puts the first chunk back');
+      assert.ok(Math.abs((await shownStart(page, 'Chunk 1')) - before) < 0.0005, 'the block shows its old start again');
+      await warning.waitFor({ state: 'detached' });
+      await page.keyboard.press('Control+Shift+z');
+      await storedTimeline((stored) => chunkBlock(stored, 0).start > before + 0.2, 'redo moves it again');
+      await page.getByRole('button', { name: 'Undo' }).click();
+      await storedTimeline((stored) => Math.abs(chunkBlock(stored, 0).start - before) < 1e-6, 'the Undo button puts it back');
+
+      // Play previews the mix in the browser: the playhead moves along the ruler.
+      const playhead = page.getByRole('slider', { name: 'Playhead' });
+      assert.equal(await playhead.getAttribute('aria-valuenow'), '0');
+      await page.getByRole('button', { name: 'Play' }).click();
+      await page.waitForFunction(() => Number(document.querySelector('[role=slider][aria-label=Playhead]')?.getAttribute('aria-valuenow')) > 0.3, undefined, {
+        timeout: 20_000,
+        polling: 100,
+      });
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await studio.shoot(page, 'timeline-preview');
+    },
+  );
+
   test('shows the blocks, moves them by drag and keyboard, edits one and renders audio that plays', { timeout: JOB_MS * 2 }, async () => {
     const page = await studio.open(`timeline?task=${taskId}`);
     const first = page.getByRole('button', { name: /^Chunk 1,/ });
@@ -144,7 +189,11 @@ describe('Timeline screen', () => {
     await page.locator('audio[aria-label="Rendered timeline"]').evaluate((audio: HTMLAudioElement) => audio.play());
     await page.waitForFunction(() => (document.querySelector<HTMLAudioElement>('audio[aria-label="Rendered timeline"]')?.currentTime ?? 0) > 0);
     const task = await call('GET', `/api/tasks/${taskId}`);
-    assert.equal(task.body.format, 'wav', 'the render became the task’s file');
+    assert.deepEqual(
+      task.body.renders.map((render: { kind: string; format: string }) => `${render.kind}/${render.format}`),
+      ['timeline/wav'],
+      'the render is kept as a render of the task',
+    );
     await studio.shoot(page, 'timeline');
   });
 
@@ -194,7 +243,11 @@ describe('Timeline screen', () => {
     await page.getByRole('button', { name: 'Render video (mp4)' }).click();
     const duration = await mediaDuration(page, 'video[aria-label="Rendered timeline"]');
     assert.ok(Math.abs(duration - withMusic.duration) < 0.2, `the mp4 lasts the timeline (${duration} s)`);
-    assert.equal((await call('GET', `/api/tasks/${taskId}`)).body.format, 'mp4');
+    const renders = (await call('GET', `/api/tasks/${taskId}`)).body.renders;
+    assert.ok(
+      renders.some((render: { kind: string; format: string }) => render.kind === 'timeline' && render.format === 'mp4'),
+      'the mp4 is a render',
+    );
 
     // The task is now among the ones this browser opened.
     await page.getByRole('link', { name: 'Other timelines' }).click();

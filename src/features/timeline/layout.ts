@@ -38,26 +38,46 @@ export interface BlockLayout {
 }
 
 /**
- * The layout before any save: the chunks one after another on the `voice` track, each followed by
- * the merge pause (the paragraph pause after a paragraph's last chunk), as merge-chunks joins them.
- * Chunks whose selected take is not completed have no length yet and are left out.
+ * The layout before any save: the chunks one after another, each followed by the merge pause (the
+ * paragraph pause after a paragraph's last chunk), as merge-chunks joins them. Each speaker's chunks
+ * go on a voice track of their own, named after the speaker (chunks with no speaker share one), so a
+ * dialogue reads as lanes. Tracks come from every chunk, spoken or not, so their ids stay the same
+ * while a task is still being spoken. Chunks whose selected take is not completed have no length
+ * yet and are left out.
  */
 export function defaultDocument(chunks: ChunkRecord[]): TimelineDocument {
+  const tracks = speakerTracks(chunks);
   const blocks: Block[] = [];
   let at = 0;
   for (const chunk of chunks) {
     const take = selected(chunk);
     if (take.state !== 'completed' || take.duration === null) continue;
-    blocks.push({ ...chunkBlock(chunk.index, take.duration), start: round(at) });
+    const track = tracks.get(chunk.speaker) ?? VOICE_TRACK;
+    blocks.push({ ...chunkBlock(chunk.index, take.duration, track.id), start: round(at) });
     at += take.duration + (chunk.paragraphEnd ? MERGE_DEFAULTS.paragraphPauseMs : MERGE_DEFAULTS.pauseMs) / 1000;
   }
-  return { version: 0, tracks: [VOICE_TRACK], blocks };
+  return { version: 0, tracks: tracks.size > 0 ? [...tracks.values()] : [VOICE_TRACK], blocks };
 }
 
-function chunkBlock(index: number, duration: number): Block {
+/** The longest track name the layout schema accepts (`TrackName`). */
+const MAX_TRACK_NAME = 64;
+
+/** One voice track per speaker in order of first appearance: the first keeps the id `voice`, the next are `voice-2`, `voice-3`… */
+function speakerTracks(chunks: ChunkRecord[]): Map<string | null, Track> {
+  const tracks = new Map<string | null, Track>();
+  for (const { speaker } of chunks) {
+    if (tracks.has(speaker)) continue;
+    const id = tracks.size === 0 ? VOICE_TRACK.id : `${VOICE_TRACK.id}-${tracks.size + 1}`;
+    const name = speaker?.trim().slice(0, MAX_TRACK_NAME) || VOICE_TRACK.name;
+    tracks.set(speaker, { ...VOICE_TRACK, id, name });
+  }
+  return tracks;
+}
+
+function chunkBlock(index: number, duration: number, track: string): Block {
   return {
     id: `chunk-${index}`,
-    track: VOICE_TRACK.id,
+    track,
     source: { kind: 'chunk', index },
     start: 0,
     trim_start: 0,

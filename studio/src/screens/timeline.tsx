@@ -7,9 +7,12 @@ import { hrefOf } from '../routes.js';
 import { ImportPanel } from './timeline/import-panel.js';
 import { Inspector } from './timeline/inspector.js';
 import { Lanes } from './timeline/lanes.js';
-import { rememberTask, type Block } from './timeline/model.js';
+import { rememberTask, type Block, type Timeline } from './timeline/model.js';
 import { RenderPanel } from './timeline/render-panel.js';
 import { TaskPicker } from './timeline/task-picker.js';
+import { Transport } from './timeline/transport.js';
+import { usePreview } from './timeline/use-preview.js';
+import { useShortcuts } from './timeline/use-shortcuts.js';
 import { useTimeline, type SaveState, type SaveWhen } from './timeline/use-timeline.js';
 import './timeline/timeline.css';
 
@@ -49,9 +52,8 @@ function useTaskRecord(taskId: string) {
 
 function TimelineEditor({ taskId }: { taskId: string }) {
   const record = useTaskRecord(taskId);
-  const { timeline, state, error, edit, replace, refresh } = useTimeline(taskId);
-  const [selectedId, setSelectedId] = useState<string>();
-  const [playhead, setPlayhead] = useState<number>();
+  const editor = useTimeline(taskId);
+  const { timeline, state, error, refresh } = editor;
 
   // While the task is still being spoken, each finished chunk joins the (unsaved) default layout.
   useEvents((message) => {
@@ -61,19 +63,7 @@ function TimelineEditor({ taskId }: { taskId: string }) {
     if (message.type === 'job.completed' || message.type === 'job.failed') void record.load();
   });
 
-  const changeBlock = (blockId: string, change: Partial<Block>, when: SaveWhen = 'now') =>
-    edit((current) => ({ ...current, blocks: current.blocks.map((block) => (block.id === blockId ? { ...block, ...change } : block)) }), when);
-  const removeBlock = (blockId: string) => {
-    setSelectedId(undefined);
-    edit((current) => ({ ...current, blocks: current.blocks.filter((block) => block.id !== blockId) }));
-  };
-  const muteTrack = (trackId: string, muted: boolean) =>
-    edit((current) => ({ ...current, tracks: current.tracks.map((track) => (track.id === trackId ? { ...track, muted } : track)) }));
-
   const task = record.task;
-  const selected = timeline?.blocks.find((block) => block.id === selectedId);
-  const hasPicture = Boolean(timeline?.tracks.some((track) => track.kind === 'video' && timeline.blocks.some((block) => block.track === track.id)));
-
   return (
     <div class="timeline-screen">
       <div class="row timeline-task">
@@ -94,30 +84,71 @@ function TimelineEditor({ taskId }: { taskId: string }) {
         {timeline ? ` · version ${timeline.version}` : ''}
       </p>
       <ErrorNote error={error} />
-      {timeline ? (
-        <>
-          <Lanes
-            timeline={timeline}
-            selectedId={selectedId}
-            onSelect={setSelectedId}
-            onMove={(blockId, start, when) => changeBlock(blockId, { start }, when)}
-            onMuteTrack={muteTrack}
-            playhead={playhead}
-          />
-          <div class="timeline-panels">
-            <Inspector timeline={timeline} block={selected} onChange={changeBlock} onRemove={removeBlock} disabled={state === 'loading'} />
-            {task ? <RenderPanel task={task} hasPicture={hasPicture} onTime={setPlayhead} /> : null}
-          </div>
-          <ImportPanel
-            taskId={taskId}
-            timeline={timeline}
-            onImported={(stored, blockId) => {
-              replace(stored);
-              setSelectedId(blockId);
-            }}
-          />
-        </>
-      ) : null}
+      {timeline ? <Workspace taskId={taskId} task={task} timeline={timeline} editor={editor} /> : null}
     </div>
+  );
+}
+
+interface WorkspaceProps {
+  taskId: string;
+  task: Task | undefined;
+  timeline: Timeline;
+  editor: ReturnType<typeof useTimeline>;
+}
+
+/** The loaded timeline: preview, tracks, the selected block, render and import. */
+function Workspace({ taskId, task, timeline, editor }: WorkspaceProps) {
+  const { state, edit, replace, undo, redo, steps } = editor;
+  const [selectedId, setSelectedId] = useState<string>();
+  const [renderTime, setRenderTime] = useState<number>();
+  const preview = usePreview(taskId, timeline);
+  useShortcuts({ undo, redo, togglePlay: preview.toggle });
+
+  // Key presses moving one block are saved together after a pause, and undone as one step.
+  const changeBlock = (blockId: string, change: Partial<Block>, when: SaveWhen = 'now') =>
+    edit(
+      (current) => ({ ...current, blocks: current.blocks.map((block) => (block.id === blockId ? { ...block, ...change } : block)) }),
+      when,
+      when === 'soon' ? `move ${blockId}` : undefined,
+    );
+  const removeBlock = (blockId: string) => {
+    setSelectedId(undefined);
+    edit((current) => ({ ...current, blocks: current.blocks.filter((block) => block.id !== blockId) }));
+  };
+  const muteTrack = (trackId: string, muted: boolean) =>
+    edit((current) => ({ ...current, tracks: current.tracks.map((track) => (track.id === trackId ? { ...track, muted } : track)) }));
+
+  const selected = timeline.blocks.find((block) => block.id === selectedId);
+  const hasPicture = timeline.tracks.some((track) => track.kind === 'video' && timeline.blocks.some((block) => block.track === track.id));
+
+  return (
+    <>
+      <Transport preview={preview} duration={timeline.duration} steps={steps} onUndo={undo} onRedo={redo} />
+      <Lanes
+        taskId={taskId}
+        timeline={timeline}
+        selectedId={selectedId}
+        onSelect={setSelectedId}
+        onMove={(blockId, start, when) => changeBlock(blockId, { start }, when)}
+        onMuteTrack={muteTrack}
+        playhead={preview.state === 'stopped' && renderTime !== undefined ? renderTime : preview.position}
+        onSeek={(seconds) => {
+          setRenderTime(undefined);
+          preview.seek(seconds);
+        }}
+      />
+      <div class="timeline-panels">
+        <Inspector timeline={timeline} block={selected} onChange={changeBlock} onRemove={removeBlock} disabled={state === 'loading'} />
+        {task ? <RenderPanel task={task} hasPicture={hasPicture} onTime={setRenderTime} /> : null}
+      </div>
+      <ImportPanel
+        taskId={taskId}
+        timeline={timeline}
+        onImported={(stored, blockId) => {
+          replace(stored);
+          setSelectedId(blockId);
+        }}
+      />
+    </>
   );
 }

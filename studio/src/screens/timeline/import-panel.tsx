@@ -2,6 +2,7 @@ import { api, formData, ok } from '../../api.js';
 import { ErrorNote } from '../../components/notice.js';
 import { useTask } from '../../components/use-task.js';
 import type { Timeline } from './model.js';
+import { rememberUpload } from './sources.js';
 
 interface ImportPanelProps {
   taskId: string;
@@ -26,6 +27,11 @@ function checkedOf(form: HTMLFormElement, name: string): boolean {
   return input instanceof HTMLInputElement && input.checked;
 }
 
+/** The uploaded file is the audio of the new blocks: kept for their waveform and the preview. */
+function keepUpload(timeline: Timeline, blockIds: (string | null)[], file: File): void {
+  for (const block of timeline.blocks) if (blockIds.includes(block.id)) rememberUpload(block.source, file);
+}
+
 /**
  * Adds audio (music, effects) on an audio track, or a video or image as the picture of the
  * video track. Files are uploaded as they are; the service reads them with ffmpeg and says when
@@ -43,6 +49,7 @@ export function ImportPanel({ taskId, timeline, onImported }: ImportPanelProps) 
     const body = { file, track: textOf(form, 'track'), start: textOf(form, 'start'), gain_db: textOf(form, 'gain_db') };
     const answer = await audio.run(() => ok(api.POST('/api/timeline/{task_id}/import-track', { params: { path }, body, bodySerializer: formData })));
     if (!answer) return;
+    keepUpload(answer.timeline, [answer.block_id], file);
     form.reset();
     onImported(answer.timeline, answer.block_id);
   };
@@ -58,6 +65,7 @@ export function ImportPanel({ taskId, timeline, onImported }: ImportPanelProps) 
     };
     const answer = await picture.run(() => ok(api.POST('/api/timeline/{task_id}/import-video', { params: { path }, body, bodySerializer: formData })));
     if (!answer) return;
+    keepUpload(answer.timeline, [answer.audio_block_id], file);
     form.reset();
     onImported(answer.timeline, answer.block_id);
   };
@@ -90,7 +98,7 @@ export function ImportPanel({ taskId, timeline, onImported }: ImportPanelProps) 
             </label>
             <label>
               Start (s)
-              <input name="start" type="number" min={0} step={0.01} placeholder="0" size={6} />
+              <input name="start" type="number" min={0} step={0.001} placeholder="0" size={6} />
             </label>
             <label>
               Gain (dB)
@@ -119,7 +127,7 @@ export function ImportPanel({ taskId, timeline, onImported }: ImportPanelProps) 
           <div class="row">
             <label>
               Start (s)
-              <input name="start" type="number" min={0} step={0.01} placeholder="0" size={6} />
+              <input name="start" type="number" min={0} step={0.001} placeholder="0" size={6} />
             </label>
             <label>
               Image shown for (s)

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { blockLabel, formatSeconds, type Block, type Timeline } from './model.js';
+import { blockLabel, formatSeconds, roundSeconds, type Block, type Timeline } from './model.js';
 
 interface InspectorProps {
   timeline: Timeline;
@@ -14,7 +14,9 @@ interface NumberFieldProps {
   value: number;
   min?: number;
   max?: number;
-  step: number;
+  /** A time in seconds, shown and taken to the millisecond; otherwise shown as it is. */
+  seconds?: boolean;
+  step?: number;
   onCommit: (value: number) => void;
   disabled: boolean;
 }
@@ -23,21 +25,21 @@ interface NumberFieldProps {
  * A number saved when the person commits it (Enter, leaving the field, the spinner). What they
  * type is kept while they type, so a save of another field that lands meanwhile does not wipe it.
  */
-function NumberField({ label, value, min, max, step, onCommit, disabled }: NumberFieldProps) {
+function NumberField({ label, value, min, max, seconds = false, step = 0.001, onCommit, disabled }: NumberFieldProps) {
   const [typed, setTyped] = useState<string>();
   return (
     <label>
       {label}
       <input
         type="number"
-        value={typed ?? String(value)}
+        value={typed ?? (seconds ? value.toFixed(3) : String(value))}
         min={min}
         max={max}
         step={step}
         disabled={disabled}
         onInput={(event) => setTyped(event.currentTarget.value)}
         onChange={(event) => {
-          const entered = event.currentTarget.valueAsNumber;
+          const entered = seconds ? roundSeconds(event.currentTarget.valueAsNumber) : event.currentTarget.valueAsNumber;
           setTyped(undefined);
           if (Number.isFinite(entered) && entered !== value) onCommit(entered);
         }}
@@ -72,13 +74,13 @@ export function Inspector({ timeline, block, onChange, onRemove, disabled }: Ins
         {formatSeconds(block.end)}.
       </p>
       <div class="row">
-        <NumberField label="Start (s)" value={block.start} min={0} step={0.01} onCommit={(start) => set({ start })} disabled={disabled} />
+        <NumberField label="Start (s)" value={block.start} min={0} seconds onCommit={(start) => set({ start })} disabled={disabled} />
         <NumberField
           label="Trim start (s)"
           value={block.trim_start}
           min={0}
           max={block.trim_end}
-          step={0.01}
+          seconds
           onCommit={(trim_start) => set({ trim_start })}
           disabled={disabled}
         />
@@ -87,7 +89,7 @@ export function Inspector({ timeline, block, onChange, onRemove, disabled }: Ins
           value={block.trim_end}
           min={block.trim_start}
           max={block.source_duration ?? undefined}
-          step={0.01}
+          seconds
           onCommit={(trim_end) => set({ trim_end })}
           disabled={disabled}
         />
@@ -95,16 +97,8 @@ export function Inspector({ timeline, block, onChange, onRemove, disabled }: Ins
       {isPicture ? null : (
         <div class="row">
           <NumberField label="Gain (dB)" value={block.gain_db} min={-60} max={24} step={0.5} onCommit={(gain_db) => set({ gain_db })} disabled={disabled} />
-          <NumberField label="Fade in (s)" value={block.fade_in} min={0} max={60} step={0.05} onCommit={(fade_in) => set({ fade_in })} disabled={disabled} />
-          <NumberField
-            label="Fade out (s)"
-            value={block.fade_out}
-            min={0}
-            max={60}
-            step={0.05}
-            onCommit={(fade_out) => set({ fade_out })}
-            disabled={disabled}
-          />
+          <NumberField label="Fade in (s)" value={block.fade_in} min={0} max={60} seconds onCommit={(fade_in) => set({ fade_in })} disabled={disabled} />
+          <NumberField label="Fade out (s)" value={block.fade_out} min={0} max={60} seconds onCommit={(fade_out) => set({ fade_out })} disabled={disabled} />
         </div>
       )}
       <div class="row">
@@ -128,7 +122,7 @@ export function Inspector({ timeline, block, onChange, onRemove, disabled }: Ins
           type="button"
           disabled={disabled}
           onClick={() => {
-            if (confirm(`Remove ${label} from the timeline? Only an import can add a block again.`)) onRemove(block.id);
+            if (confirm(`Remove ${label} from the timeline? Undo cannot bring it back: only an import can add a block again.`)) onRemove(block.id);
           }}
         >
           Remove from timeline

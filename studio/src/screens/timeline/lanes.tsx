@@ -2,32 +2,22 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { TimelineBlock } from './block.js';
 import type { SaveWhen } from './use-timeline.js';
 import { blockLabel, formatSeconds, visibleSeconds, type Timeline } from './model.js';
+import { edgesBesides, overlaps } from './placement.js';
+import { Ruler } from './ruler.js';
 
 interface LanesProps {
+  taskId: string;
   timeline: Timeline;
   selectedId: string | undefined;
   onSelect: (blockId: string) => void;
   onMove: (blockId: string, start: number, when: SaveWhen) => void;
   onMuteTrack: (trackId: string, muted: boolean) => void;
-  /** Where the rendered result is playing, in seconds (a line across the tracks). */
-  playhead: number | undefined;
+  /** Where the preview (or the rendered result) is playing, in seconds: a line across the tracks. */
+  playhead: number;
+  onSeek: (seconds: number) => void;
 }
 
-/** Ruler steps a label may mark; the smallest that leaves room for its label is used. */
-const RULER_STEPS = [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600];
-const MIN_LABEL_GAP_PX = 48;
 const ZOOMS = [0.5, 1, 2, 4, 8];
-
-function rulerStep(pxPerSecond: number): number {
-  return RULER_STEPS.find((step) => step * pxPerSecond >= MIN_LABEL_GAP_PX) ?? 600;
-}
-
-/** Ruler labels are short: "0.5 s", "12 s", "1:30". */
-function tickLabel(seconds: number): string {
-  if (seconds < 60) return `${Number(seconds.toFixed(1))} s`;
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes}:${String(Math.round(seconds - minutes * 60)).padStart(2, '0')}`;
-}
 
 /** The width of the scrolling area, followed as the window changes size. */
 function useWidth() {
@@ -46,14 +36,20 @@ function useWidth() {
  * The tracks on a time ruler. At zoom 1 the whole timeline fits the width; zooming in scrolls the
  * tracks sideways inside their own area, never the page.
  */
-export function Lanes({ timeline, selectedId, onSelect, onMove, onMuteTrack, playhead }: LanesProps) {
+export function Lanes({ taskId, timeline, selectedId, onSelect, onMove, onMuteTrack, playhead, onSeek }: LanesProps) {
   const { element, width } = useWidth();
   const [zoomIndex, setZoomIndex] = useState(1);
   const seconds = visibleSeconds(timeline);
   const zoom = ZOOMS[zoomIndex] ?? 1;
   const pxPerSecond = (Math.max(width, 200) / seconds) * zoom;
-  const step = rulerStep(pxPerSecond);
-  const ticks = Array.from({ length: Math.floor(seconds / step) + 1 }, (_, index) => Math.round(index * step * 1000) / 1000);
+  const label = (blockId: string) => {
+    const block = timeline.blocks.find((candidate) => candidate.id === blockId);
+    return block ? blockLabel(block, timeline) : blockId;
+  };
+  const overlapping = overlaps(timeline.blocks);
+  const partners = (blockId: string) =>
+    overlapping.flatMap(({ first, second }) => (first.id === blockId ? [label(second.id)] : second.id === blockId ? [label(first.id)] : []));
+  const trackName = (trackId: string) => timeline.tracks.find((track) => track.id === trackId)?.name ?? trackId;
   const mutedTracks = new Set(timeline.tracks.filter((track) => track.muted).map((track) => track.id));
 
   return (
@@ -74,8 +70,21 @@ export function Lanes({ timeline, selectedId, onSelect, onMove, onMuteTrack, pla
         </div>
       </div>
       <p id="timeline-keys" class="hint">
-        Drag a block, or focus it and press ← → to move it by 0.1 s (with Shift, 1 s). Select a block to edit it below.
+        Drag a block (it snaps to the edges of the others), or focus it and press ← → to move it by 0.1 s (with Shift, 1 s). Select a block to edit it below.
       </p>
+      {overlapping.length > 0 ? (
+        <div class="timeline-warning" role="status">
+          <strong>Blocks play over each other:</strong>
+          <ul>
+            {overlapping.map(({ first, second }) => (
+              <li key={`${first.id}/${second.id}`}>
+                {label(first.id)} overlaps {label(second.id)} on the track {trackName(first.track)}.
+              </li>
+            ))}
+          </ul>
+          Move one of them if they should not.
+        </div>
+      ) : null}
       <div class="timeline-grid">
         <div class="timeline-heads">
           <div class="timeline-ruler-head" aria-hidden="true">
@@ -100,13 +109,7 @@ export function Lanes({ timeline, selectedId, onSelect, onMove, onMuteTrack, pla
         </div>
         <div class="timeline-scroll" ref={element}>
           <div class="timeline-content" style={{ width: `${seconds * pxPerSecond}px` }}>
-            <div class="timeline-ruler" aria-hidden="true">
-              {ticks.map((tick) => (
-                <span key={tick} class="timeline-tick" style={{ left: `${tick * pxPerSecond}px` }}>
-                  {tickLabel(tick)}
-                </span>
-              ))}
-            </div>
+            <Ruler seconds={seconds} pxPerSecond={pxPerSecond} position={playhead} onSeek={onSeek} />
             {timeline.tracks.map((track) => (
               <div class="timeline-lane" key={track.id} role="group" aria-label={`Track ${track.name}`} data-muted={track.muted ? '' : undefined}>
                 {timeline.blocks
@@ -114,7 +117,10 @@ export function Lanes({ timeline, selectedId, onSelect, onMove, onMuteTrack, pla
                   .map((block) => (
                     <TimelineBlock
                       key={block.id}
+                      taskId={taskId}
                       block={block}
+                      edges={edgesBesides(timeline.blocks, block.id)}
+                      overlapping={partners(block.id)}
                       label={blockLabel(block, timeline)}
                       pxPerSecond={pxPerSecond}
                       selected={block.id === selectedId}
@@ -125,7 +131,7 @@ export function Lanes({ timeline, selectedId, onSelect, onMove, onMuteTrack, pla
                   ))}
               </div>
             ))}
-            {playhead !== undefined ? <div class="timeline-playhead" style={{ left: `${playhead * pxPerSecond}px` }} aria-hidden="true" /> : null}
+            <div class="timeline-playhead" style={{ left: `${playhead * pxPerSecond}px` }} aria-hidden="true" />
           </div>
         </div>
       </div>

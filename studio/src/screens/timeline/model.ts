@@ -25,22 +25,16 @@ export function withDerived(timeline: Timeline): Timeline {
   return { ...timeline, blocks, duration };
 }
 
+function layoutFields({ id, track, start, trim_start, trim_end, gain_db, fade_in, fade_out, muted }: Block) {
+  return { id, track, start, trim_start, trim_end, gain_db, fade_in, fade_out, muted };
+}
+
 /** The layout body: only the fields a layout may change, so nothing read-only can contradict. */
 export function layoutOf(timeline: Timeline) {
   return {
     version: timeline.version,
     tracks: timeline.tracks.map(({ id, kind, name, muted }) => ({ id, kind, name, muted })),
-    blocks: timeline.blocks.map(({ id, track, start, trim_start, trim_end, gain_db, fade_in, fade_out, muted }) => ({
-      id,
-      track,
-      start,
-      trim_start,
-      trim_end,
-      gain_db,
-      fade_in,
-      fade_out,
-      muted,
-    })),
+    blocks: timeline.blocks.map(layoutFields),
   };
 }
 
@@ -59,11 +53,26 @@ export function blockLabel(block: Block, timeline: Timeline): string {
   return sameTrack.length > 1 ? `${name} ${sameTrack.indexOf(block) + 1}` : name;
 }
 
+/** Times are shown to the millisecond, as they are kept: "2.568 s". */
 export function formatSeconds(seconds: number): string {
-  if (seconds < 60) return `${seconds.toFixed(seconds % 1 === 0 ? 0 : 2)} s`;
-  const minutes = Math.floor(seconds / 60);
-  const rest = seconds - minutes * 60;
-  return `${minutes}:${rest.toFixed(1).padStart(4, '0')}`;
+  return `${seconds.toFixed(3)} s`;
+}
+
+/**
+ * An earlier layout as it can be brought back now: its tracks and its blocks' places, over the
+ * timeline the service has. Blocks made since (imports) stay as they are; blocks the service no
+ * longer has cannot come back, as a layout cannot create blocks.
+ */
+export function restored(earlier: Timeline, current: Timeline): Timeline {
+  const now = new Map(current.blocks.map((block) => [block.id, block]));
+  const kept = earlier.blocks.flatMap((block) => {
+    const present = now.get(block.id);
+    return present ? [{ ...present, ...layoutFields(block) }] : [];
+  });
+  const earlierIds = new Set(earlier.blocks.map((block) => block.id));
+  const added = current.blocks.filter((block) => !earlierIds.has(block.id));
+  const tracks = [...earlier.tracks, ...current.tracks.filter((track) => !earlier.tracks.some((old) => old.id === track.id))];
+  return { ...current, tracks, blocks: [...kept, ...added] };
 }
 
 /** The timeline's length on screen: a little room after the last block to drag into. */

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText, ok } from '../../api.js';
-import { layoutOf, withDerived, type Timeline } from './model.js';
+import { emptyHistory, recorded, redone, undone, type History } from './history.js';
+import { layoutOf, restored, withDerived, type Timeline } from './model.js';
 
 export type SaveState = 'loading' | 'loaded' | 'saving' | 'saved' | 'failed';
 
@@ -24,6 +25,8 @@ export function useTimeline(taskId: string) {
   const saving = useRef(false);
   const unsaved = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const history = useRef<History<Timeline>>(emptyHistory());
+  const [steps, setSteps] = useState({ undo: 0, redo: 0 });
 
   const accept = useCallback((stored: Timeline) => {
     version.current = stored.version;
@@ -84,13 +87,10 @@ export function useTimeline(taskId: string) {
     [flush],
   );
 
-  /** Applies a change on screen and saves it. */
-  const edit = useCallback(
-    (change: (current: Timeline) => Timeline, when: SaveWhen = 'now') => {
-      if (!latest.current) return;
-      const next = withDerived(change(latest.current));
-      latest.current = next;
-      setTimeline(next);
+  const show = useCallback(
+    (next: Timeline, when: SaveWhen) => {
+      latest.current = withDerived(next);
+      setTimeline(latest.current);
       unsaved.current = true;
       clearTimeout(timer.current);
       if (when === 'now') void flush();
@@ -98,6 +98,38 @@ export function useTimeline(taskId: string) {
     },
     [flush],
   );
+
+  const keepHistory = (next: History<Timeline>) => {
+    history.current = next;
+    setSteps({ undo: next.undo.length, redo: next.redo.length });
+  };
+
+  /**
+   * Applies a change on screen and saves it; Undo can take it back. Changes of one `group` in a row
+   * (key presses moving one block) are one step.
+   */
+  const edit = useCallback(
+    (change: (current: Timeline) => Timeline, when: SaveWhen = 'now', group?: string) => {
+      if (!latest.current) return;
+      keepHistory(recorded(history.current, latest.current, group));
+      show(change(latest.current), when);
+    },
+    [show],
+  );
+
+  /** Takes back the last edit (`undone`) or brings back the last one taken back (`redone`), and saves. */
+  const travel = useCallback(
+    (step: typeof undone<Timeline>) => {
+      if (!latest.current) return;
+      const moved = step(history.current, latest.current);
+      if (!moved) return;
+      keepHistory(moved.history);
+      show(restored(moved.state, latest.current), 'now');
+    },
+    [show],
+  );
+  const undo = useCallback(() => travel(undone), [travel]);
+  const redo = useCallback(() => travel(redone), [travel]);
 
   /** Takes a timeline the service answered with (after an import). */
   const replace = useCallback(
@@ -113,5 +145,5 @@ export function useTimeline(taskId: string) {
     if (!saving.current && !unsaved.current) void load();
   }, [load]);
 
-  return { timeline, state, error, edit, replace, refresh };
+  return { timeline, state, error, edit, replace, refresh, undo, redo, steps };
 }

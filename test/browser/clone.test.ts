@@ -31,7 +31,7 @@ describe('Clone screen', () => {
     const waveform = await waveformDrawn(page, 'jfk.wav');
     // The whole sample starts as one region the person can drag.
     await waveform.locator('[part~="region"]').first().waitFor();
-    await page.getByText('Sends one whole sample to /api/clone/create.').waitFor();
+    await page.getByText('Uses one whole sample.').waitFor();
 
     await page.getByLabel('Name').fill('Studio JFK clone');
     await page.getByRole('button', { name: 'Clone the voice' }).click();
@@ -50,17 +50,32 @@ describe('Clone screen', () => {
     const intelligibility = await figure(page, 'Intelligibility');
     assert.match(similarity, /^\d+ %/);
     assert.match(intelligibility, /^\d+ %/);
-    const voiceId = (await result.locator('code').first().innerText()).trim();
+    const speakWith = new URLSearchParams((await page.getByRole('link', { name: 'Speak with this voice' }).getAttribute('href'))?.split('?')[1]);
+    const voiceId = speakWith.get('voice') ?? '';
     assert.match(voiceId, /^voice_/);
-    assert.equal(await page.getByRole('link', { name: 'Speak with this voice' }).getAttribute('href'), `#/speak?voice=${voiceId}`);
 
     const answer = await fetch(`${studio.server.url}/api/voices/${voiceId}`, { headers: { 'X-API-Key': studio.admin.key } });
     assert.equal(answer.status, 200);
-    const voice = (await answer.json()) as { name: string; type: string; similarity: number | null; intelligibility: number | null };
+    const voice = (await answer.json()) as {
+      name: string;
+      type: string;
+      similarity: number | null;
+      baseline_similarity: number | null;
+      intelligibility: number | null;
+    };
     assert.equal(voice.name, 'Studio JFK clone');
     assert.equal(voice.type, 'clone');
     assert.equal(similarity, `${Math.round((voice.similarity ?? Number.NaN) * 100)} %${similarity.slice(similarity.indexOf('%') + 1)}`);
     assert.equal(intelligibility.split(' %')[0], String(Math.round((voice.intelligibility ?? Number.NaN) * 100)));
+    // The result says in words whether the clone beats the nearest preset; when it does not, that is a warning with the way to a real cloning model.
+    const warnings = result.getByRole('list', { name: 'Warnings' });
+    if (voice.similarity !== null && voice.baseline_similarity !== null && voice.similarity <= voice.baseline_similarity) {
+      await warnings.getByText('This clone is not closer to the sample than the nearest ready-made voice').waitFor();
+      assert.equal(await warnings.getByRole('link', { name: 'Models on the System screen' }).getAttribute('href'), '#/system');
+      assert.equal(await result.getByText('No warnings').count(), 0);
+    } else if (voice.similarity !== null && voice.baseline_similarity !== null) {
+      await result.getByText('The clone is closer to the sample than the nearest ready-made voice').waitFor();
+    }
     await result.scrollIntoViewIfNeeded();
     await studio.shoot(page, 'clone');
 
@@ -78,7 +93,7 @@ describe('Clone screen', () => {
     await page.getByRole('button', { name: 'Split the last part of jfk.wav' }).click();
     await page.getByLabel('jfk.wav, part 1 start (s)').fill('0.5');
     await page.getByLabel('jfk.wav, part 1 start (s)').press('Tab');
-    await page.getByText('Sends 2 regions of 1 clip to /api/clone/create-clips.').waitFor();
+    await page.getByText('Uses 2 parts of 1 recording.').waitFor();
     // The redrawn waveform shows both parts as regions.
     const regions = page.getByRole('img', { name: 'Waveform of jfk.wav' }).locator('[part~="region"]');
     await regions.nth(1).waitFor();
@@ -109,8 +124,17 @@ describe('Clone screen', () => {
     await waveformDrawn(page, 'Recording 1');
     const end = Number(await page.getByLabel('Recording 1, part 1 end (s)').inputValue());
     assert.ok(end >= 2, `the recording lasts about as long as it ran (${end} s)`);
-    await page.getByText('Sends one whole sample to /api/clone/create.').waitFor();
+    await page.getByText('Uses one whole sample.').waitFor();
     await page.getByLabel('Name').fill('Recorded voice');
+    // Only methods this machine can run are offered: voice search needs Kokoro.
+    const info = (await (await fetch(`${studio.server.url}/api/system/info`, { headers: { 'X-API-Key': studio.admin.key } })).json()) as {
+      engines: { id: string; available: boolean }[];
+    };
+    const kokoro = info.engines.some((engine) => engine.id === 'kokoro' && engine.available);
+    // The availability arrives after the screen: wait for the option's state it implies.
+    const voiceSearch = page.locator(`#clone-method option[value="voice_search"]${kokoro ? ':not([disabled])' : '[disabled]'}`);
+    await voiceSearch.waitFor({ state: 'attached' });
+    if (!kokoro) assert.match((await voiceSearch.textContent()) ?? '', /needs the Kokoro model installed/);
     assert.equal(await page.getByRole('button', { name: 'Clone the voice' }).isEnabled(), true);
 
     await studio.shoot(page, 'clone');

@@ -59,7 +59,7 @@ describe('long-form screen', () => {
     await page.getByLabel('Script').fill('Ada: Welcome back to the studio. Today we try two voices.\nBen: Thank you, Ada. It is good to be here.');
     await page.getByLabel('Voice for Ada').selectOption(ada.id);
     await page.getByLabel('Voice for Ben').selectOption(ben.id);
-    await page.getByText('clone-chunked-multivoice').waitFor();
+    await page.getByText('Each speaker is read by the voice chosen for them.').waitFor();
     await page.getByRole('button', { name: 'Generate chunks' }).click();
 
     // The open task is named in the address, and the timeline is one link away.
@@ -155,10 +155,10 @@ describe('long-form screen', () => {
     const page = await studio.open('long-form', 'desktop');
     await page.getByLabel('Script').fill('Good morning to everyone here today. Guten Morgen, wie geht es euch allen heute?');
     await page.getByLabel('Voice', { exact: true }).selectOption(english.id);
-    await page.getByText('clone-chunked (one voice, one language)').waitFor();
+    await page.getByText('One voice reads the whole text in one language.').waitFor();
     await page.getByLabel('Several languages: detect each sentence’s language').check();
     await page.getByLabel('Languages to choose from (optional)').fill('en, de');
-    await page.getByText('clone-chunked-multilang').waitFor();
+    await page.getByText('each sentence is read in the language it is written in', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'Generate chunks' }).click();
     await chunksDone(page, 2);
     const german = page.getByRole('listitem', { name: 'Chunk 2' });

@@ -58,9 +58,39 @@ describe('Transcribe screen', () => {
     // Playing the upload marks the word being spoken: "country" is said about 6 s in.
     const playPause = page.getByRole('button', { name: 'Play or pause jfk.wav' });
     await playPause.click();
-    await page.locator('.transcript mark.current', { hasText: /country/i }).waitFor({ timeout: 20_000 });
+    await page.locator('.transcript .word.current', { hasText: /country/i }).waitFor({ timeout: 20_000 });
     await playPause.click();
     await studio.shoot(page, 'transcribe');
+
+    // A click on a word moves the audio to it: the first word is then the one marked.
+    const words = page.locator('.transcript button.word');
+    const first = String(await words.first().textContent());
+    await words.first().click();
+    await page.locator('.transcript .word.current', { hasText: first }).waitFor({ timeout: 10_000 });
+  });
+
+  test('a corrected transcript is what the downloads hold, and the unchanged words keep their times', async () => {
+    const page = await studio.open('transcribe');
+    await transcribeJfk(page);
+    await page.getByRole('button', { name: 'Correct the text' }).click();
+    for (const field of await page.locator('.transcript textarea').all()) {
+      const before = await field.inputValue();
+      if (/country/i.test(before)) await field.fill(before.replace(/country/gi, 'homeland'));
+    }
+    await page.getByRole('button', { name: 'Done correcting' }).click();
+    const timedWords = await page.locator('.transcript button.word').allTextContents();
+    assert.ok(!timedWords.some((word) => /homeland/i.test(word)), 'the changed word has no recognized time');
+    assert.ok(timedWords.length > 5, `the unchanged words can still be clicked: ${timedWords.join(' ')}`);
+    await page
+      .locator('.transcript span', { hasText: /^homeland/ })
+      .first()
+      .waitFor();
+
+    for (const name of [/^Download Text/, /^Download SRT/, /^Download VTT/]) {
+      const file = await downloaded(page, name);
+      assert.match(file.text, /homeland/, `${file.fileName} holds the correction`);
+      assert.doesNotMatch(file.text, /country/i, `${file.fileName} no longer holds the recognized word`);
+    }
   });
 
   test('on a phone, the transcript fits the screen', async () => {

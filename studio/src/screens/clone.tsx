@@ -1,11 +1,13 @@
 import { useState } from 'preact/hooks';
 import { api, ok } from '../api.js';
+import { ForDevelopers } from '../components/for-developers.js';
 import { JobProgress } from '../components/job-progress.js';
 import { ErrorNote } from '../components/notice.js';
 import { useTask } from '../components/use-task.js';
 import { CloneOptionsFields } from './clone/clone-options.js';
 import { CloneResult } from './clone/clone-result.js';
-import { describeRoute, routeFor, startClone, type CloneOptions } from './clone/request.js';
+import { useMethodAvailability } from './clone/method-availability.js';
+import { describeSamples, routeFor, startClone, type CloneOptions } from './clone/request.js';
 import { SampleCard } from './clone/sample-card.js';
 import { SampleInput } from './clone/sample-input.js';
 import type { Sample } from './clone/samples.js';
@@ -24,6 +26,7 @@ export function CloneScreen() {
   const sending = useTask();
   const cancelling = useTask();
   const { job, begin, cancelled, clear } = useCloneJob();
+  const availability = useMethodAvailability();
   const running = job !== undefined && !hasEnded(job);
 
   const change = (next: Sample) => setSamples((all) => all.map((sample) => (sample.id === next.id ? next : sample)));
@@ -55,8 +58,8 @@ export function CloneScreen() {
         }}
       >
         <h2 id="clone-voice">The new voice</h2>
-        <CloneOptionsFields options={options} onChange={setOptions} />
-        <p class="hint">{samples.length === 0 ? 'Add a sample first.' : `Sends ${describeRoute(samples)} to ${routeFor(samples)}.`}</p>
+        <CloneOptionsFields options={options} availability={availability} onChange={setOptions} />
+        <p class="hint">{samples.length === 0 ? 'Add a sample first.' : `Uses ${describeSamples(samples)}.`}</p>
         <div class="row">
           <button type="submit" class="primary" disabled={samples.length === 0 || sending.busy || running}>
             {sending.busy ? 'Sending the samples…' : 'Clone the voice'}
@@ -68,6 +71,19 @@ export function CloneScreen() {
           ) : null}
         </div>
         <ErrorNote error={sending.error ?? cancelling.error} />
+        <ForDevelopers>
+          <p>
+            Whole samples go to <code>POST /api/clone/create</code> (one) or <code>/api/clone/create-multi</code> (several), chosen parts to{' '}
+            <code>/api/clone/create-clips</code> as regions, with <code>async: true</code>; the job reports on <code>/ws</code>.
+            {samples.length > 0 ? (
+              <>
+                {' '}
+                These samples go to <code>{routeFor(samples)}</code>.
+              </>
+            ) : null}{' '}
+            The methods offered follow the engines of <code>GET /api/system/info</code>.
+          </p>
+        </ForDevelopers>
       </form>
       {job ? (
         <section class="panel" aria-label="Clone job">

@@ -1,6 +1,7 @@
+import type { Availability } from './method-availability.js';
 import { CLONE_METHODS, type CloneMethod, type CloneOptions } from './request.js';
 
-const METHOD_NAMES: Record<CloneMethod, string> = {
+export const METHOD_NAMES: Record<CloneMethod, string> = {
   zero_shot: 'Zero-shot (the sample’s own voice)',
   voice_search: 'Voice search (blend of presets)',
   timbre_match: 'Timbre match (fitted built-in voice)',
@@ -10,8 +11,19 @@ function isMethod(value: string): value is CloneMethod {
   return CLONE_METHODS.some((method) => method === value);
 }
 
-/** The new voice's name, language and what the create routes let a person choose. */
-export function CloneOptionsFields({ options, onChange }: { options: CloneOptions; onChange: (options: CloneOptions) => void }) {
+/**
+ * The new voice's name, language and what the create routes let a person choose. A method this
+ * machine cannot run is shown disabled with what it needs.
+ */
+export function CloneOptionsFields({
+  options,
+  availability,
+  onChange,
+}: {
+  options: CloneOptions;
+  availability: Availability | undefined;
+  onChange: (options: CloneOptions) => void;
+}) {
   const set = (change: Partial<CloneOptions>) => onChange({ ...options, ...change });
   return (
     <div class="row clone-options">
@@ -20,7 +32,7 @@ export function CloneOptionsFields({ options, onChange }: { options: CloneOption
         <input id="clone-name" required maxLength={100} value={options.name} onInput={(event) => set({ name: event.currentTarget.value })} />
       </label>
       <label for="clone-language">
-        Language (BCP-47)
+        Language
         <input id="clone-language" size={8} placeholder="en" value={options.language} onInput={(event) => set({ language: event.currentTarget.value })} />
       </label>
       <label for="clone-method">
@@ -35,8 +47,9 @@ export function CloneOptionsFields({ options, onChange }: { options: CloneOption
         >
           <option value="">Best available here</option>
           {CLONE_METHODS.map((method) => (
-            <option key={method} value={method}>
+            <option key={method} value={method} disabled={availability?.[method].available === false}>
               {METHOD_NAMES[method]}
+              {availability?.[method].needs ? ` — ${availability[method].needs}` : ''}
             </option>
           ))}
         </select>

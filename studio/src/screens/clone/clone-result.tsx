@@ -2,14 +2,18 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../../api.js';
 import { ErrorNote } from '../../components/notice.js';
 import { useTask } from '../../components/use-task.js';
+import { ForDevelopers } from '../../components/for-developers.js';
 import { hrefOf } from '../../routes.js';
+import { METHOD_NAMES } from './clone-options.js';
+import { CloneVerdict, NotCloserWarning, verdictOf } from './clone-verdict.js';
+import { CLONE_METHODS } from './request.js';
 
 type Voice = Schemas['Voice'];
 
 const percent = (value: number | null) => (value === null ? 'not measured' : `${Math.round(value * 100)} %`);
-const measuredBy = (measure: string | null) => (measure ? ` (${measure})` : '');
+const methodName = (method: string | null) => CLONE_METHODS.find((known) => known === method);
 
-/** The new voice as GET /api/voices/{id} shows it: how alike and how clear it is, its warnings, a preview. */
+/** The new voice as GET /api/voices/{id} shows it: how alike and how clear it is, whether it beats the nearest preset, its warnings, a preview. */
 export function CloneResult({ voiceId }: { voiceId: string }) {
   const [voice, setVoice] = useState<Voice | undefined>();
   const [preview, setPreview] = useState<string | undefined>();
@@ -29,38 +33,30 @@ export function CloneResult({ voiceId }: { voiceId: string }) {
     });
 
   if (!voice) return <ErrorNote error={loading.error} />;
+  const method = methodName(voice.clone_method);
   return (
     <section class="panel clone-result" aria-label="New voice">
       <h2>{voice.name}</h2>
       <dl class="figures">
-        <dt>Voice id</dt>
-        <dd>
-          <code>{voice.id}</code>
-        </dd>
         <dt>Method</dt>
-        <dd>
-          {voice.clone_method ?? 'unknown'}
-          {typeof voice.settings.method_reason === 'string' ? <span class="hint"> — {voice.settings.method_reason}</span> : null}
-        </dd>
+        <dd>{method ? METHOD_NAMES[method] : 'unknown'}</dd>
         <dt>Similarity</dt>
         <dd>
           {percent(voice.similarity)}
-          {measuredBy(voice.similarity_measure)}
-          {voice.baseline_similarity !== null ? <span class="hint"> · nearest preset, unconverted: {percent(voice.baseline_similarity)}</span> : null}
+          {voice.baseline_similarity !== null ? <span class="hint"> · nearest ready-made voice: {percent(voice.baseline_similarity)}</span> : null}
         </dd>
         <dt>Intelligibility</dt>
         <dd>
           {percent(voice.intelligibility)}
-          {measuredBy(voice.intelligibility_measure)}
           {voice.baseline_intelligibility !== null ? <span class="hint"> · voice it was made from: {percent(voice.baseline_intelligibility)}</span> : null}
         </dd>
       </dl>
-      {voice.warnings.length > 0 ? (
+      <CloneVerdict voice={voice} />
+      {voice.warnings.length > 0 || verdictOf(voice) === 'not_closer' ? (
         <ul class="warnings" aria-label="Warnings">
+          <NotCloserWarning voice={voice} />
           {voice.warnings.map((warning, i) => (
-            <li key={i}>
-              <code>{warning.code}</code> {warning.message}
-            </li>
+            <li key={i}>{warning.message}</li>
           ))}
         </ul>
       ) : (
@@ -76,6 +72,24 @@ export function CloneResult({ voiceId }: { voiceId: string }) {
       </div>
       {preview ? <audio controls src={preview} aria-label={`Preview of ${voice.name}`} /> : null}
       <ErrorNote error={previewing.error} />
+      <ForDevelopers>
+        <dl class="figures">
+          <dt>Voice id</dt>
+          <dd>
+            <code>{voice.id}</code>
+          </dd>
+          <dt>Method</dt>
+          <dd>
+            <code>{voice.clone_method}</code> {typeof voice.settings.method_reason === 'string' ? voice.settings.method_reason : null}
+          </dd>
+          <dt>Measures</dt>
+          <dd>
+            similarity <code>{voice.similarity_measure ?? '—'}</code>, intelligibility <code>{voice.intelligibility_measure ?? '—'}</code>
+          </dd>
+          <dt>Warning codes</dt>
+          <dd>{voice.warnings.map((warning) => warning.code).join(', ') || '—'}</dd>
+        </dl>
+      </ForDevelopers>
     </section>
   );
 }

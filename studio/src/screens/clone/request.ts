@@ -24,12 +24,13 @@ export function routeFor(samples: readonly Sample[]): CloneRoute {
   return samples.length === 1 ? '/api/clone/create' : '/api/clone/create-multi';
 }
 
-export function describeRoute(samples: readonly Sample[]): string {
+/** The samples as the route will use them, in words. */
+export function describeSamples(samples: readonly Sample[]): string {
   const route = routeFor(samples);
   if (route === '/api/clone/create') return 'one whole sample';
   if (route === '/api/clone/create-multi') return `${samples.length} whole samples of one speaker`;
   const regions = samples.reduce((count, sample) => count + sample.parts.length, 0);
-  return `${regions} ${regions === 1 ? 'region' : 'regions'} of ${samples.length} ${samples.length === 1 ? 'clip' : 'clips'}`;
+  return `${regions} ${regions === 1 ? 'part' : 'parts'} of ${samples.length} ${samples.length === 1 ? 'recording' : 'recordings'}`;
 }
 
 /** Two decimals, never past the clip: containers round their length, and a region past it is refused. */

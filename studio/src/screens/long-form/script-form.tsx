@@ -3,7 +3,8 @@ import type { Schemas } from '../../api.js';
 import { Field } from '../../components/field.js';
 import { ErrorNote } from '../../components/notice.js';
 import { useTask } from '../../components/use-task.js';
-import { languageList, optionalNumber, ROUTE_NAMES, speakersOf, startLongForm, type Plan } from './script.js';
+import { ForDevelopers } from '../../components/for-developers.js';
+import { languageList, optionalNumber, PLAN_WORDS, ROUTE_NAMES, speakersOf, startLongForm, type Plan } from './script.js';
 import { VoiceSelect } from './voice-select.js';
 import { ChunkOptionFields, NO_OPTIONS } from './chunk-option-fields.js';
 
@@ -107,7 +108,7 @@ export function ScriptForm({ voices, onStarted }: { voices: Voice[]; onStarted: 
       )}
       <ChunkOptionFields value={options} onChange={setOptions} />
       <p class="hint" aria-live="polite">
-        {plan ? `Route: ${ROUTE_NAMES[plan.route]}` : dialogue ? 'Choose a voice for every speaker.' : 'Write a script and choose a voice.'}
+        {plan ? PLAN_WORDS[plan.route] : dialogue ? 'Choose a voice for every speaker.' : 'Write a script and choose a voice.'}
       </p>
       <div class="row">
         <button type="submit" class="primary" disabled={!plan || busy}>
@@ -115,6 +116,13 @@ export function ScriptForm({ voices, onStarted }: { voices: Voice[]; onStarted: 
         </button>
       </div>
       <ErrorNote error={error} />
+      <ForDevelopers>
+        <p>
+          {plan ? <code>{ROUTE_NAMES[plan.route]}</code> : 'The route depends on the script: '}
+          {plan ? null : Object.values(ROUTE_NAMES).map((route) => <code key={route}>{route} </code>)}; progress arrives as <code>job.progress</code> events on{' '}
+          <code>/ws</code> (stage <code>chunk_completed</code> with <code>chunk_index</code> as each sentence is ready).
+        </p>
+      </ForDevelopers>
     </form>
   );
 }

@@ -34,10 +34,18 @@ export type Plan =
   | { route: 'single'; text: string; voiceId: string; language: string }
   | { route: 'languages'; text: string; voiceId: string; languages: string[] };
 
+/** What each plan does, in the screen's words. */
+export const PLAN_WORDS: Record<Plan['route'], string> = {
+  dialogue: 'Each speaker is read by the voice chosen for them.',
+  single: 'One voice reads the whole text in one language.',
+  languages: 'One voice reads the text; each sentence is read in the language it is written in.',
+};
+
+/** The route each plan calls, for the "For developers" details. */
 export const ROUTE_NAMES: Record<Plan['route'], string> = {
-  dialogue: 'POST /api/generate/clone-chunked-multivoice (one voice per speaker)',
-  single: 'POST /api/generate/clone-chunked (one voice, one language)',
-  languages: 'POST /api/generate/clone-chunked-multilang (language detected per sentence)',
+  dialogue: 'POST /api/generate/clone-chunked-multivoice',
+  single: 'POST /api/generate/clone-chunked',
+  languages: 'POST /api/generate/clone-chunked-multilang',
 };
 
 export interface Accepted {

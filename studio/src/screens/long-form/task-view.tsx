@@ -30,7 +30,7 @@ export function TaskView({ taskId, longForm, voices }: { taskId: string; longFor
       ) : (
         <p class="hint">Loading the task…</p>
       )}
-      <JobProgress label="Progress of the task" job={job} />
+      <JobProgress label="Progress of the task" job={job} sentences={chunks.length} />
       {task?.error ? <p class="error">{task.error.message}</p> : null}
       {task ? (
         <>

@@ -121,5 +121,5 @@ export type LongFormTask = ReturnType<typeof useLongFormTask>;
 
 /** Where a chunk's take plays from; the take in the address keeps the browser from replaying an older take. */
 export function chunkAudioUrl(taskId: string, chunk: Pick<Chunk, 'index' | 'selected_take'>, take = chunk.selected_take): string {
-  return `/api/audio/chunk/${encodeURIComponent(taskId)}/${chunk.index}?take=${take}`;
+  return `/api/tasks/${encodeURIComponent(taskId)}/chunks/${chunk.index}/audio?take=${take}`;
 }

@@ -59,7 +59,7 @@ export function EnginesPanel({
           catalog, <code>npx timbre models install NAME</code> installs one.
         </p>
       ) : null}
-      <div class="table-scroll">
+      <div class="table-scroll" tabIndex={0} role="region" aria-label="Engines table">
         <table aria-label="Engines">
           <thead>
             <tr>
@@ -79,7 +79,7 @@ export function EnginesPanel({
       <h3>Installed models</h3>
       {models && knownModels.length === 0 ? <p class="hint">No model files are installed.</p> : null}
       {knownModels.length > 0 ? (
-        <div class="table-scroll">
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="Installed models table">
           <table aria-label="Installed models">
             <thead>
               <tr>

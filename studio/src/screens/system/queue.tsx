@@ -70,7 +70,7 @@ export function QueuePanel({ queue, error, onChanged }: { queue: QueueStatus | u
         </p>
       ) : null}
       {jobs.length > 0 ? (
-        <div class="table-scroll">
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="Your jobs table">
           <table aria-label="Your jobs">
             <thead>
               <tr>

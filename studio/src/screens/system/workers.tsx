@@ -44,7 +44,7 @@ function Waiting({ waiting }: { waiting: Workers['waiting'] }) {
 function LiveWorkers({ workers }: { workers: Workers }) {
   if (workers.workers.length === 0) return <p class="state-bad">No worker is live: nothing can be synthesized until one starts (npx timbre worker).</p>;
   return (
-    <div class="table-scroll">
+    <div class="table-scroll" tabIndex={0} role="region" aria-label="Workers table">
       <table aria-label="Workers">
         <thead>
           <tr>

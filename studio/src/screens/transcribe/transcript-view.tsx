@@ -1,24 +1,22 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Waveform } from '../../components/waveform.js';
-import { positionAt, transcriptFiles, type Transcript } from './transcript.js';
+import { ForDevelopers } from '../../components/for-developers.js';
+import { editedSegments, originalTexts } from './edits.js';
+import { positionAt, transcriptFiles, type EditedSegment, type Transcript } from './transcript.js';
+import { TranscriptText } from './transcript-text.js';
 
-function clock(seconds: number): string {
-  const whole = Math.floor(seconds);
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
-}
-
-/** Links that save the transcript's files; their object URLs live as long as the transcript shown. */
-function Downloads({ transcript, audioName }: { transcript: Transcript; audioName: string }) {
+/** Links that save the transcript as edited; their object URLs live as long as the text they hold. */
+function Downloads({ transcript, segments, audioName }: { transcript: Transcript; segments: EditedSegment[]; audioName: string }) {
   const files = useMemo(
-    () => transcriptFiles(transcript, audioName).map((file) => ({ ...file, url: URL.createObjectURL(new Blob([file.body], { type: file.type })) })),
-    [transcript, audioName],
+    () => transcriptFiles(transcript, segments, audioName).map((file) => ({ ...file, url: URL.createObjectURL(new Blob([file.body], { type: file.type })) })),
+    [transcript, segments, audioName],
   );
   useEffect(() => () => files.forEach((file) => URL.revokeObjectURL(file.url)), [files]);
   return (
     <div class="row" role="group" aria-label="Downloads">
       {files.map((file) => (
-        <a key={file.label} class="transcribe-download" href={file.url} download={file.name} aria-label={`Download ${file.label} (${file.name})`}>
-          Download {file.label}
+        <a key={file.label} class="transcribe-download" href={file.url} download={file.name}>
+          Download {file.label} ({file.name})
         </a>
       ))}
     </div>
@@ -27,43 +25,50 @@ function Downloads({ transcript, audioName }: { transcript: Transcript; audioNam
 
 /**
  * The transcript under the waveform of the uploaded audio: while it plays, the word being spoken
- * (or, without word times, the segment) is marked.
+ * (or, without word times, the segment) is marked; a click on a word plays from there. The text
+ * can be corrected, and the downloads hold the corrected text.
  */
 export function TranscriptView({ transcript, audio }: { transcript: Transcript; audio: File }) {
   const [seconds, setSeconds] = useState(-1);
-  const at = positionAt(transcript.segments, seconds);
+  const [seek, setSeek] = useState<{ seconds: number }>();
+  const [texts, setTexts] = useState(() => originalTexts(transcript));
+  const [editing, setEditing] = useState(false);
+  const segments = useMemo(() => editedSegments(transcript, texts), [transcript, texts]);
   const timed = transcript.segments.some((segment) => segment.words.length > 0);
 
   return (
     <section class="panel transcribe-result" aria-label="Transcript">
       <p class="hint">
-        {transcript.recognizer} · {transcript.language} · {transcript.duration.toFixed(1)} s{timed ? '' : ' · no word times from this recognizer'}
+        Language {transcript.language} · {transcript.duration.toFixed(1)} s{timed ? ' · click a word to play from there' : ''}
       </p>
-      <Waveform source={audio} label={audio.name} onTime={setSeconds} />
-      <Downloads transcript={transcript} audioName={audio.name} />
-      <h2>Text</h2>
+      <Waveform source={audio} label={audio.name} onTime={setSeconds} seek={seek} />
+      <Downloads transcript={transcript} segments={segments} audioName={audio.name} />
+      <div class="row transcript-head">
+        <h2>Text</h2>
+        {transcript.segments.length > 0 ? (
+          <button type="button" onClick={() => setEditing(!editing)} aria-pressed={editing}>
+            {editing ? 'Done correcting' : 'Correct the text'}
+          </button>
+        ) : null}
+      </div>
       {transcript.segments.length === 0 ? (
         <p class="transcript">{transcript.text || 'No speech was recognized.'}</p>
       ) : (
-        <div class="transcript">
-          {transcript.segments.map((segment, index) => (
-            <p key={`${segment.start}-${index}`} class={index === at.segment && segment.words.length === 0 ? 'current' : undefined}>
-              <span class="transcript-time">{clock(segment.start)}</span>{' '}
-              {segment.words.length === 0
-                ? segment.text.trim()
-                : segment.words.map((word, position) =>
-                    index === at.segment && position === at.word ? (
-                      <mark key={position} class="current">
-                        {word.word.trim()}{' '}
-                      </mark>
-                    ) : (
-                      <span key={position}>{word.word.trim()} </span>
-                    ),
-                  )}
-            </p>
-          ))}
-        </div>
+        <TranscriptText
+          segments={segments}
+          at={positionAt(segments, seconds)}
+          editing={editing}
+          onSeek={(to) => setSeek({ seconds: to })}
+          onEdit={(index, text) => setTexts(texts.map((before, position) => (position === index ? text : before)))}
+        />
       )}
+      <ForDevelopers>
+        <p>
+          Recognized by <code>{transcript.recognizer}</code> through <code>POST /api/transcribe</code> with <code>timestamps=word</code>
+          {timed ? '' : ' (this recognizer gives no word times)'}. The answer has no confidence per word, so no word is marked as unsure. SRT and VTT are
+          written in the page from the segments, at their recognized times.
+        </p>
+      </ForDevelopers>
     </section>
   );
 }

@@ -14,6 +14,8 @@ export interface ApiKeyRecord {
   revokedAt: string | null;
   /** The key that created this one through the API, whose budget it shares; null for the owner's keys. */
   createdBy: string | null;
+  /** Megabytes of stored files the key may hold (0: no limit); null follows TIMBRE_STORAGE_QUOTA_MB. */
+  storageQuotaMb: number | null;
 }
 
 /** One link of a key's budget chain: the key itself, then the key that created it, and so on. */
@@ -37,8 +39,8 @@ export class ApiKeyRepository {
   insert(record: ApiKeyRecord): void {
     this.db
       .prepare(
-        `INSERT INTO api_keys (key_id, name, prefix, secret_hash, scopes, rate_limits, created_at, last_used_at, revoked_at, created_by)
-         VALUES (@keyId, @name, @prefix, @secretHash, @scopes, @rateLimits, @createdAt, @lastUsedAt, @revokedAt, @createdBy)`,
+        `INSERT INTO api_keys (key_id, name, prefix, secret_hash, scopes, rate_limits, created_at, last_used_at, revoked_at, created_by, storage_quota_mb)
+         VALUES (@keyId, @name, @prefix, @secretHash, @scopes, @rateLimits, @createdAt, @lastUsedAt, @revokedAt, @createdBy, @storageQuotaMb)`,
       )
       .run({ ...record, scopes: JSON.stringify(record.scopes), rateLimits: JSON.stringify(record.rateLimits) });
   }
@@ -74,16 +76,20 @@ export class ApiKeyRepository {
     return rows.map(fromRow);
   }
 
-  update(keyId: string, changes: { name?: string; rateLimits?: RateLimits }): void {
+  /** Absent fields stay; a `storageQuotaMb` of null returns the key to the default quota. */
+  update(keyId: string, changes: { name?: string; rateLimits?: RateLimits; storageQuotaMb?: number | null }): void {
     this.db
       .prepare(
-        `UPDATE api_keys SET name = coalesce(@name, name), rate_limits = coalesce(@rateLimits, rate_limits)
+        `UPDATE api_keys SET name = coalesce(@name, name), rate_limits = coalesce(@rateLimits, rate_limits),
+           storage_quota_mb = iif(@setQuota, @storageQuotaMb, storage_quota_mb)
          WHERE key_id = @keyId`,
       )
       .run({
         keyId,
         name: changes.name ?? null,
         rateLimits: changes.rateLimits ? JSON.stringify(changes.rateLimits) : null,
+        setQuota: changes.storageQuotaMb === undefined ? 0 : 1,
+        storageQuotaMb: changes.storageQuotaMb ?? null,
       });
   }
 
@@ -93,6 +99,21 @@ export class ApiKeyRepository {
 
   markRevoked(keyId: string, at: string): void {
     this.db.prepare('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE key_id = ?').run(at, keyId);
+  }
+
+  /** The key and every key created beneath it, at any depth: what a key owns, the keys above it own too. */
+  keysBelow(keyId: string): string[] {
+    return this.db
+      .prepare<[string], { key_id: string }>(
+        `WITH RECURSIVE below (key_id) AS (
+           SELECT key_id FROM api_keys WHERE key_id = ?
+           UNION
+           SELECT k.key_id FROM api_keys k JOIN below ON k.created_by = below.key_id
+         )
+         SELECT key_id FROM below`,
+      )
+      .all(keyId)
+      .map((row) => row.key_id);
   }
 
   /**

@@ -8,6 +8,7 @@ import { GENERATION_FORMATS } from '../../platform/speech/speech.js';
 import { streamingBody } from '../../platform/http/streaming.js';
 import { connectionSignal } from '../../platform/http/connection-signal.js';
 import { invalidField } from '../../platform/errors.js';
+import { ProjectIdField, type FileInto } from '../projects/index.js';
 
 const GenerateBodySchema = Type.Object(
   {
@@ -24,6 +25,7 @@ const GenerateBodySchema = Type.Object(
     format: Type.Optional(Type.Unsafe<(typeof GENERATION_FORMATS)[number]>({ type: 'string', enum: [...GENERATION_FORMATS], default: 'wav' })),
     sample_rate: Type.Optional(Type.Integer({ minimum: 8000, maximum: 48000, description: 'Output rate; the voice’s own rate when absent' })),
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 })),
+    project_id: ProjectIdField,
     async: Type.Optional(Type.Boolean({ description: 'Answer 202 with the task id at once; follow progress on /ws' })),
     stream: Type.Optional(
       Type.Boolean({
@@ -52,7 +54,7 @@ const ROUTES: { type: VoiceType; operationId: string; summary: string }[] = [
   { type: 'design', operationId: 'generateDesign', summary: 'Generate speech with a designed voice' },
 ];
 
-export const generateRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationService }> = async (app, { generation }) => {
+export const generateRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationService; fileInto: FileInto }> = async (app, { generation, fileInto }) => {
   for (const { type, operationId, summary } of ROUTES) {
     app.post(`/api/generate/${type}`, {
       config: { scope: 'tts:generate' },
@@ -65,12 +67,18 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationS
         response: withErrors(
           { 200: binaryResponse(AUDIO_DESCRIPTION, AUDIO_MEDIA_TYPES, HEADERS.taskId, HEADERS.audioDuration), 202: AcceptedSchema },
           JOB_ERRORS,
-          { 400: ['text_empty', 'voice_type_mismatch'], 404: ['voice_not_found'], 413: ['text_too_long'], 422: ['audio_too_long'], 503: ['voice_unavailable'] },
+          {
+            400: ['text_empty', 'voice_type_mismatch'],
+            404: ['voice_not_found', 'project_not_found'],
+            413: ['text_too_long'],
+            422: ['audio_too_long'],
+            503: ['voice_unavailable'],
+          },
         ),
       },
       handler: async (request, reply) => {
-        const { voice_id: voiceId, text, language, speed, format, sample_rate: sampleRate, seed } = request.body;
-        const input = { voiceId, text, language, speed, format, sampleRate, seed };
+        const { voice_id: voiceId, text, language, speed, format, sample_rate: sampleRate, seed, project_id: project } = request.body;
+        const input = { voiceId, text, language, speed, format, sampleRate, seed, projectId: fileInto(project, callerOf(request).keyId) };
         if (request.body.stream && request.body.async) throw invalidField('body.stream', 'cannot be combined with async');
         if (request.body.stream) {
           const { task, audio, contentType } = await generation.stream(type, input, callerOf(request).keyId, connectionSignal(reply));
@@ -93,6 +101,17 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationS
       },
     });
   }
+
+  app.get('/api/generate/limits', {
+    config: { scope: 'tts:generate' },
+    schema: {
+      operationId: 'getGenerationLimits',
+      tags: ['Text to speech'],
+      summary: 'The limits of one generation: longest text (TIMBRE_MAX_TEXT_CHARS) and longest audio (TIMBRE_MAX_AUDIO_SECONDS)',
+      response: withErrors({ 200: Type.Object({ max_text_chars: Type.Integer({ minimum: 1 }), max_audio_seconds: Type.Number() }) }),
+    },
+    handler: () => generation.limits(),
+  });
 
   app.post('/api/generation/cancel', {
     config: { scope: 'tts:generate' },

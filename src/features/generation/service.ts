@@ -45,6 +45,8 @@ export interface GenerateInput {
   format?: GenerationFormat;
   sampleRate?: number;
   seed?: number;
+  /** The caller's project the task is filed in (checked by the route). */
+  projectId?: string | null;
 }
 
 const SynthesisPayloadSchema = Type.Object({
@@ -120,6 +122,11 @@ export class GenerationService {
     followTaskJobs(deps.events, deps.tasks, deps.audio, [SYNTHESIS_JOB.name]);
   }
 
+  /** What one request may ask for, for clients to show before sending (TIMBRE_MAX_TEXT_CHARS, TIMBRE_MAX_AUDIO_SECONDS). */
+  limits(): { max_text_chars: number; max_audio_seconds: number } {
+    return { max_text_chars: this.deps.maxTextChars, max_audio_seconds: this.deps.maxAudioSeconds };
+  }
+
   /**
    * Validates and queues; the caller either waits for the task or follows it on /ws. `type`
    * undefined takes a voice of any type.
@@ -130,7 +137,15 @@ export class GenerationService {
     const voice = await this.usableVoice(type, input);
     const language = await speakingLanguage(voice, input.text, input.language);
     const format = input.format ?? 'wav';
-    const task = newTask('generation', { ownerKeyId, voiceId: voice.id, text: input.text, language, format, sampleRate: input.sampleRate ?? null });
+    const task = newTask('generation', {
+      ownerKeyId,
+      projectId: input.projectId,
+      voiceId: voice.id,
+      text: input.text,
+      language,
+      format,
+      sampleRate: input.sampleRate ?? null,
+    });
     const now = task.createdAt;
     const request: Static<typeof SpeechRequestSchema> = {
       text: normalizeText(input.text, language),

@@ -153,6 +153,17 @@ export class ChunkRepository {
     }));
   }
 
+  /** The voices of the task's selected takes, in order of first use. */
+  voicesOf(taskId: string): string[] {
+    return this.db
+      .prepare<[string], { voice_id: string }>(
+        `SELECT t.voice_id FROM chunks c JOIN chunk_takes t ON t.task_id = c.task_id AND t.idx = c.idx AND t.take = c.selected_take
+         WHERE c.task_id = ? GROUP BY t.voice_id ORDER BY min(c.idx)`,
+      )
+      .all(taskId)
+      .map((row) => row.voice_id);
+  }
+
   nextTakeNumber(taskId: string, index: number): number {
     const row = this.db
       .prepare<[string, number], { last: number | null }>('SELECT max(take) AS last FROM chunk_takes WHERE task_id = ? AND idx = ?')

@@ -23,6 +23,8 @@ export interface LongFormOptions {
   maxChars?: number;
   /** Languages automatic detection may choose from (multi-language requests). */
   candidates?: string[];
+  /** The caller's project the task is filed in (checked by the route). */
+  projectId?: string | null;
 }
 
 const now = () => new Date().toISOString();
@@ -44,7 +46,7 @@ export class LongFormService {
     deps.queue.register(MERGE_JOB, (payload, context) => this.jobs.merge(payload, context));
     this.status = new LongFormStatus(deps, [LONG_FORM_JOB.name, TAKE_JOB.name]);
     this.resumes = new LongFormResume(deps, [LONG_FORM_JOB.name, TAKE_JOB.name]);
-    deps.taskService.describeKind('long-form', (task) => ({ chunks: this.chunksOf(task).map(presentChunk) }));
+    deps.taskService.describeKind('long-form', (task) => ({ chunks: this.chunksOf(task).map(presentChunk), renders: deps.taskService.rendersOf(task) }));
   }
 
   /**
@@ -81,7 +83,7 @@ export class LongFormService {
     }));
     checkAudioBudget(speech, this.deps.maxAudioSeconds);
     const seed = options.seed ?? randomInt(0, 2 ** 31 - 1);
-    const task = this.createTask(segments, plans, ownerKeyId);
+    const task = this.createTask(segments, plans, ownerKeyId, options.projectId ?? null);
     const createdAt = now();
     this.deps.chunks.insertChunks(
       plans.map((plan, index) => ({
@@ -149,7 +151,7 @@ export class LongFormService {
     return this.chunk(task, index);
   }
 
-  /** Merges the selected takes in order into one file recorded on the task; waits for it. */
+  /** Merges the selected takes in order into one file, a render that is also the task's audio; waits for it. */
   async merge(task: TaskRecord, request: Omit<MergeRequest, 'taskId'>, ownerKeyId: string) {
     const chunks = this.chunksOf(task);
     const notReady = chunks.filter((chunk) => selected(chunk).state !== 'completed');
@@ -159,9 +161,11 @@ export class LongFormService {
       });
     }
     const job = this.deps.queue.submit({ kind: MERGE_JOB, ownerKeyId, taskId: task.id, payload: { ...request, taskId: task.id } satisfies MergeRequest });
-    await completedJob(this.deps.queue, job.id);
-    const merged = this.deps.tasks.get(task.id)!;
-    return { task: merged, audio: await readFile(this.deps.audio.absolute(merged.audioPath!)), contentType: contentTypeOf(merged.format, merged.sampleRate) };
+    const done = await completedJob(this.deps.queue, job.id);
+    const renderId = done.result?.render_id;
+    if (typeof renderId !== 'string') throw new Error(`merge job ${job.id} finished without a render`);
+    const { render, file } = await this.deps.taskService.renderFile(task, renderId);
+    return { render, audio: file, contentType: contentTypeOf(render.format, render.sampleRate) };
   }
 
   async chunkAudio(task: TaskRecord, index: number, takeNumber?: number): Promise<{ take: TakeRecord; audio: Buffer }> {
@@ -185,13 +189,14 @@ export class LongFormService {
   }
 
   /** The task's voice and language are its chunks' when they all share one. */
-  private createTask(segments: SegmentInput[], plans: ChunkPlan[], ownerKeyId: string): TaskRecord {
+  private createTask(segments: SegmentInput[], plans: ChunkPlan[], ownerKeyId: string, projectId: string | null): TaskRecord {
     const voices = [...new Set(segments.map((segment) => segment.voice.id))];
     const languages = [...new Set(plans.map((plan) => plan.language))];
     const task = newTask(
       'long-form',
       {
         ownerKeyId,
+        projectId,
         voiceId: voices.length === 1 ? voices[0]! : null,
         text: segments.map((segment) => segment.text).join('\n\n'),
         language: languages.length === 1 ? (languages[0] ?? null) : null,

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AssetService } from '../assets/index.js';
 import type { TranscriptionService } from '../transcription/index.js';
+import type { FileInto } from '../projects/index.js';
 import { modelRoutes } from './model-routes.js';
 import type { OpenAiService } from './service.js';
 import { speechRoutes } from './speech-routes.js';
@@ -16,8 +17,9 @@ export const openAiRoutes: FastifyPluginAsync<{
   transcription: Pick<TranscriptionService, 'transcribe'>;
   assets: AssetService;
   dataDir: string;
-}> = async (app, { openai, transcription, assets, dataDir }) => {
-  await app.register(speechRoutes, { openai });
+  fileInto: FileInto;
+}> = async (app, { openai, transcription, assets, dataDir, fileInto }) => {
+  await app.register(speechRoutes, { openai, fileInto });
   await app.register(transcriptionRoutes, { openai, transcription, assets, dataDir });
   await app.register(translationRoutes, { openai, transcription, assets, dataDir });
   await app.register(modelRoutes, { openai });

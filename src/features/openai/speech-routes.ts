@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { callerOf } from '../access/index.js';
+import { PROJECT_HEADER, type FileInto } from '../projects/index.js';
 import { JOB_ERRORS, withErrors } from '../../platform/http/responses.js';
 import { connectionSignal } from '../../platform/http/connection-signal.js';
 import { streamingBody } from '../../platform/http/streaming.js';
@@ -20,7 +22,7 @@ export async function* speechEvents(audio: AsyncIterable<Buffer>, input: string)
   yield sseEvent({ type: 'speech.audio.done', usage: { input_tokens: characters, output_tokens: 0, total_tokens: characters } });
 }
 
-export const speechRoutes: FastifyPluginAsyncTypebox<{ openai: OpenAiService }> = async (app, { openai }) => {
+export const speechRoutes: FastifyPluginAsyncTypebox<{ openai: OpenAiService; fileInto: FileInto }> = async (app, { openai, fileInto }) => {
   app.post('/v1/audio/speech', {
     config: { scope: 'tts:generate' },
     schema: {
@@ -29,10 +31,11 @@ export const speechRoutes: FastifyPluginAsyncTypebox<{ openai: OpenAiService }> 
       summary: 'OpenAI-compatible text to speech (audio.speech.create)',
       description: SPEECH_DESCRIPTION,
       body: SpeechBodySchema,
+      headers: Type.Object({ [PROJECT_HEADER]: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'File the task into this project' })) }),
       response: openAiResponses(
         withErrors({ 200: speechResponse() }, JOB_ERRORS, {
           400: ['text_empty'],
-          404: ['model_not_found', 'voice_not_found'],
+          404: ['model_not_found', 'voice_not_found', 'project_not_found'],
           413: ['text_too_long', 'payload_too_large'],
           415: ['unsupported_media_type'],
           422: ['reference_audio_required', 'reference_text_required', 'invalid_style', 'audio_too_long'],
@@ -41,8 +44,11 @@ export const speechRoutes: FastifyPluginAsyncTypebox<{ openai: OpenAiService }> 
       ),
     },
     handler: async (request, reply) => {
+      const keyId = callerOf(request).keyId;
+      const projectId = fileInto(request.body.project_id ?? request.headers[PROJECT_HEADER], keyId);
       const plan = await openai.planSpeech(request.body);
-      const spoken = await openai.speak(plan, callerOf(request).keyId, connectionSignal(reply));
+      plan.input.projectId = projectId;
+      const spoken = await openai.speak(plan, keyId, connectionSignal(reply));
       const sse = request.body.stream_format === 'sse';
       // Waits for the first chunk: a failure before any audio is still an error answer with its status.
       const body = await streamingBody(sse ? speechEvents(spoken.audio, request.body.input) : spoken.audio);

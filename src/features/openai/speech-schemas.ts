@@ -53,6 +53,14 @@ export const SpeechBodySchema = Type.Object(
         description: '`sse`: text/event-stream of speech.audio.delta events (base64 audio) and one speech.audio.done',
       }),
     ),
+    project_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          'Timbre’s extra field (OpenAI SDKs send it through `extra_body`): file the task into this project; the X-Timbre-Project-Id header does the same',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

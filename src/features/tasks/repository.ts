@@ -2,6 +2,7 @@ import type { Db } from '../../platform/store/database.js';
 import { newId } from '../../platform/util/ids.js';
 import { assignmentsOf, readAny, readNumbers, readStoredError, rowMapper, type RowOf } from '../../platform/store/rows.js';
 import type { KeptChannel, KeptWrites } from '../../platform/store/kept-writes.js';
+import type { Position } from '../../platform/http/cursor.js';
 
 export type TaskStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
@@ -78,6 +79,16 @@ function asJson(value: unknown): string | null {
   return value == null ? null : JSON.stringify(value);
 }
 
+/** Which of a key's tasks a list shows; `projectId` null: tasks filed in no project. */
+export interface TaskFilter {
+  ownerKeyId?: string;
+  kind?: TaskKind;
+  status?: TaskStatus;
+  projectId?: string | null;
+  /** Tasks created before this position (keyset paging, newest first). */
+  before?: Position;
+}
+
 export type TaskChanges = Partial<Pick<TaskRecord, 'status' | 'duration' | 'audioPath' | 'timings' | 'stages' | 'error' | 'jobId' | 'sampleRate' | 'format'>>;
 
 /** Changes written while the disk was full, until SQLite takes them. */
@@ -115,9 +126,27 @@ export class TaskRepository {
 
   get(id: string): TaskRecord | undefined {
     const row = this.db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE id = ?').get(id);
-    if (!row) return undefined;
-    const unsaved = this.unsaved.kept(id);
-    return unsaved ? { ...fromRow(row), ...unsaved.changes, updatedAt: unsaved.at } : fromRow(row);
+    return row ? this.withUnsaved(fromRow(row)) : undefined;
+  }
+
+  /** At most `limit` tasks matching the filter, newest first. */
+  list(filter: TaskFilter, limit: number): TaskRecord[] {
+    const { where, values } = whereOf(filter);
+    const rows = this.db
+      .prepare<Record<string, unknown>[], TaskRow>(`SELECT * FROM tasks ${where} ORDER BY created_at DESC, id DESC LIMIT @limit`)
+      .all({ ...values, limit });
+    return rows.map((row) => this.withUnsaved(fromRow(row)));
+  }
+
+  /** How many tasks match the filter, paging aside. */
+  count(filter: Omit<TaskFilter, 'before'>): number {
+    const { where, values } = whereOf(filter);
+    return this.db.prepare<Record<string, unknown>[], { n: number }>(`SELECT count(*) AS n FROM tasks ${where}`).get(values)?.n ?? 0;
+  }
+
+  private withUnsaved(task: TaskRecord): TaskRecord {
+    const unsaved = this.unsaved.kept(task.id);
+    return unsaved ? { ...task, ...unsaved.changes, updatedAt: unsaved.at } : task;
   }
 
   /**
@@ -133,4 +162,18 @@ export class TaskRepository {
     if (assignments === '') return;
     this.db.prepare(`UPDATE tasks SET ${assignments}, updated_at = @at WHERE id = @id`).run({ ...values, at, id });
   }
+}
+
+function whereOf(filter: TaskFilter): { where: string; values: Record<string, unknown> } {
+  const conditions: string[] = [];
+  const values: Record<string, unknown> = {};
+  if (filter.ownerKeyId !== undefined) conditions.push('owner_key_id = @ownerKeyId');
+  if (filter.kind !== undefined) conditions.push('kind = @kind');
+  if (filter.status !== undefined) conditions.push('status = @status');
+  if (filter.projectId === null) conditions.push('project_id IS NULL');
+  else if (filter.projectId !== undefined) conditions.push('project_id = @projectId');
+  if (filter.before) conditions.push('(created_at < @beforeAt OR (created_at = @beforeAt AND id < @beforeId))');
+  for (const field of ['ownerKeyId', 'kind', 'status', 'projectId'] as const) if (filter[field] != null) values[field] = filter[field];
+  if (filter.before) Object.assign(values, { beforeAt: filter.before.at, beforeId: filter.before.id });
+  return { where: conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '', values };
 }

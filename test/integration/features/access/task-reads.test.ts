@@ -71,7 +71,7 @@ describe('reading one’s own tasks counts against task_reads, not against gener
     const document = (await timbre.call({ method: 'GET', url: '/api/openapi.json' })).json<{
       paths: Record<string, Record<string, Record<string, unknown>>>;
     }>();
-    for (const path of ['/api/tasks/{task_id}', '/api/tasks/{task_id}/audio', '/api/tasks/{task_id}/subtitles']) {
+    for (const path of ['/api/tasks/{task_id}', '/api/tasks/{task_id}/audio', '/api/tasks/{task_id}/subtitles', '/api/tasks/{task_id}/chunks/{index}/audio']) {
       assert.deepEqual([document.paths[path]?.get?.['x-scope'], document.paths[path]?.get?.['x-budget']], ['tts:generate', 'task_reads'], path);
     }
     const chunk = document.paths['/api/audio/chunk/{task_id}/{index}']?.get;

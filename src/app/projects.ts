@@ -1,0 +1,25 @@
+import type { ApiKeyRepository } from '../features/access/index.js';
+import { ProjectRepository, ProjectService } from '../features/projects/index.js';
+import type { TaskRemoval, TaskRepository, TaskService, TaskSummaries } from '../features/tasks/index.js';
+import type { Platform } from './platform.js';
+
+/**
+ * Projects over the tasks they hold: a project's deletion takes its tasks' rows and files with it,
+ * and a download of a filed task is named after its project.
+ */
+export function projectService(
+  { config, db, queue }: Platform,
+  parts: { keys: ApiKeyRepository; tasks: TaskRepository; taskService: TaskService; summaries: TaskSummaries; removal: TaskRemoval },
+): ProjectService {
+  const projects = new ProjectRepository(db);
+  parts.taskService.describeProjects((projectId) => projects.get(projectId)?.name);
+  return new ProjectService({
+    projects,
+    tasks: parts.tasks,
+    summaries: parts.summaries,
+    queue,
+    keysBelow: (keyId) => parts.keys.keysBelow(keyId),
+    removeTasks: (taskIds, inTransaction) => parts.removal.remove(taskIds, inTransaction),
+    maxTextChars: config.maxTextChars,
+  });
+}

@@ -3,6 +3,7 @@ import { api, whenSignedOut, type Schemas } from './api.js';
 import { startEvents, stopEvents } from './events.js';
 import { hrefOf, parseHash, SCREENS } from './routes.js';
 import { SignIn } from './sign-in.js';
+import { ProjectsScreen } from './screens/projects.js';
 import { VoicesScreen } from './screens/voices.js';
 import { SpeakScreen } from './screens/speak.js';
 import { CloneScreen } from './screens/clone.js';
@@ -29,6 +30,8 @@ function useHash() {
 
 function Screen({ screen, params, session }: ReturnType<typeof parseHash> & { session: Session }) {
   switch (screen) {
+    case 'projects':
+      return <ProjectsScreen params={params} />;
     case 'voices':
       return <VoicesScreen />;
     case 'speak':
@@ -76,7 +79,7 @@ export function App() {
   return (
     <div class="shell">
       <header>
-        <a class="brand" href={hrefOf('speak')}>
+        <a class="brand" href={hrefOf('projects')}>
           Timbre Studio
         </a>
         <nav aria-label="Screens">

@@ -1,5 +1,6 @@
-/** The studio's screens, in the order of the navigation; the hash (`#/speak`) names the one shown. */
+/** The studio's screens, in the order of the navigation; the hash (`#/speak`) names the one shown, Projects when it names none. */
 export const SCREENS = [
+  { path: 'projects', label: 'Projects' },
   { path: 'voices', label: 'Voices' },
   { path: 'speak', label: 'Speak' },
   { path: 'clone', label: 'Clone' },
@@ -16,7 +17,7 @@ export type ScreenPath = (typeof SCREENS)[number]['path'];
 /** The screen and its parameters from a hash like `#/timeline?task=task_…`. */
 export function parseHash(hash: string): { screen: ScreenPath; params: URLSearchParams } {
   const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
-  const screen = SCREENS.find((candidate) => candidate.path === path)?.path ?? 'speak';
+  const screen = SCREENS.find((candidate) => candidate.path === path)?.path ?? 'projects';
   return { screen, params: new URLSearchParams(query) };
 }
 

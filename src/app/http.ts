@@ -26,8 +26,11 @@ import { longFormRoutes, textRoutes } from '../features/long-form/index.js';
 import { cloneRoutes, designRoutes } from '../features/cloning/index.js';
 import { previewRoutes, voiceRoutes } from '../features/voices/index.js';
 import { queueRoutes, systemRoutes } from '../features/system/index.js';
-import { taskRoutes } from '../features/tasks/index.js';
+import { taskListRoutes, taskRoutes } from '../features/tasks/index.js';
+import { projectRoutes } from '../features/projects/index.js';
+import { modelRoutes } from '../features/models/index.js';
 import { SHARED_SCHEMAS } from './shared-schemas.js';
+import { installStorageQuota } from '../features/storage/index.js';
 import { websocketRoutes } from '../features/events/index.js';
 import { installOpenAiErrors, OpenAiErrorEnvelopeSchema, openAiRoutes } from '../features/openai/index.js';
 import { lazySerializers } from '../platform/http/lazy-serializers.js';
@@ -41,6 +44,8 @@ const EXPOSED_HEADERS = [
   'x-task-id',
   'x-audio-duration',
   'x-chunk-take',
+  'x-render-id',
+  'content-disposition',
   'x-voice-id',
   'x-preview-cached',
   'x-preview-text',
@@ -104,6 +109,8 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     });
   }
   installRateLimits(app, services.keys);
+  // After authentication names the key, before the OpenAPI plugin reads the routes whose 507 it documents.
+  installStorageQuota(app, services.storage.usage, config.storageQuotaMb);
   installNumberGuard(app);
   await installOpenApi(app);
   for (const schema of [...SHARED_SCHEMAS, OpenAiErrorEnvelopeSchema]) app.addSchema(schema);
@@ -118,13 +125,17 @@ async function registerCapabilities(app: FastifyInstance, config: Config, servic
   await app.register(sessionRoutes, { sessions: services.sessions, sessionHours: config.sessionHours });
   await app.register(apiKeyRoutes, { keys: services.keys });
   await app.register(systemRoutes, { system: services.system });
+  await app.register(modelRoutes, { models: services.models });
   await app.register(voiceRoutes, { voices: services.voices, dataDir: config.dataDir, maxArchiveBytes: config.maxArchiveBytes });
   await app.register(previewRoutes, { previews: services.previews });
   await app.register(cloneRoutes, { cloning: services.cloning, assets: services.assets, voices: services.voices, maxSamples: config.cloneMaxSamples });
   await app.register(designRoutes, { design: services.design, voices: services.voices });
-  await app.register(generateRoutes, { generation: services.generation });
+  const fileInto = (projectId: string | undefined, keyId: string) => services.projects.fileInto(projectId, keyId);
+  await app.register(projectRoutes, { projects: services.projects });
+  await app.register(generateRoutes, { generation: services.generation, fileInto });
+  await app.register(taskListRoutes, { tasks: services.taskRecords, summaries: services.taskSummaries });
   await app.register(taskRoutes, { tasks: services.tasks });
-  await app.register(longFormRoutes, { longForm: services.longForm, tasks: services.tasks, findVoice: (id) => services.voices.get(id) });
+  await app.register(longFormRoutes, { longForm: services.longForm, tasks: services.tasks, findVoice: (id) => services.voices.get(id), fileInto });
   await app.register(queueRoutes, { queue: services.queue, workers: services.workers });
   await app.register(textRoutes);
   await app.register(assetRoutes, { assets: services.assets, dataDir: config.dataDir, localPathRoots: config.localPathRoots });
@@ -132,7 +143,13 @@ async function registerCapabilities(app: FastifyInstance, config: Config, servic
   await app.register(timelineRoutes, { timeline: services.timeline, tasks: services.tasks, assets: services.assets, dataDir: config.dataDir });
   await app.register(mergeTimelineRoutes, { renderer: services.renderer });
   await app.register(transcribeRoutes, { transcription: services.transcription, assets: services.assets, dataDir: config.dataDir });
-  await app.register(openAiRoutes, { openai: services.openai, transcription: services.transcription, assets: services.assets, dataDir: config.dataDir });
+  await app.register(openAiRoutes, {
+    openai: services.openai,
+    transcription: services.transcription,
+    assets: services.assets,
+    dataDir: config.dataDir,
+    fileInto,
+  });
   await app.register(websocketRoutes, {
     events: services.events,
     limits: {

@@ -10,7 +10,10 @@ import { SystemService, type WorkersView } from '../features/system/index.js';
 import type { JobQueue } from '../platform/jobs/queue.js';
 import type { AudioStore } from '../platform/store/audio-store.js';
 import { closePlatform, openPlatform, type Platform } from './platform.js';
-import { TaskRepository, TaskService } from '../features/tasks/index.js';
+import { projectService } from './projects.js';
+import type { ProjectService } from '../features/projects/index.js';
+import { storageServices, storageStatusSection, type StorageServices } from './storage.js';
+import { RenderRepository, TaskRepository, TaskService, TaskSummaries } from '../features/tasks/index.js';
 import { GenerationService } from '../features/generation/index.js';
 import { ChunkRepository, LongFormService } from '../features/long-form/index.js';
 import type { SpeakingVoice } from '../platform/speech/speech.js';
@@ -20,6 +23,7 @@ import { TranscriptionService } from '../features/transcription/index.js';
 import { TimelineRepository, TimelineService, TimelineRenderer } from '../features/timeline/index.js';
 import { CloneService, DesignService } from '../features/cloning/index.js';
 import { OpenAiService } from '../features/openai/index.js';
+import { ModelService } from '../features/models/index.js';
 
 export interface Services {
   db: Db;
@@ -42,7 +46,13 @@ export interface Services {
   cloning: CloneService;
   design: DesignService;
   openai: OpenAiService;
+  models: ModelService;
   audio: AudioStore;
+  storage: StorageServices;
+  projects: ProjectService;
+  /** The stored tasks themselves, for lists. */
+  taskRecords: TaskRepository;
+  taskSummaries: TaskSummaries;
   /** With TIMBRE_QUEUE_URL: the live workers and the calls waiting per engine queue. */
   workers: (() => Promise<WorkersView>) | undefined;
   /** Brings back what a previous run left: interrupted jobs, queued jobs, partial files. */
@@ -55,14 +65,18 @@ export function createServices(config: Config): Services {
   const platform = openPlatform(config);
   const voices = voiceServices(platform);
   const speech = speechServices(platform, voices.voices);
-  const media = mediaServices(platform, speech.chunks, speech.taskRepository, speech.services.tasks);
+  const media = mediaServices(platform, speech.chunks, speech.services.tasks);
   const system = systemService(platform);
   const { log, db, events, engines, queue, audio, voiceFiles } = platform;
   // Expired assets go at start and then daily; unref'd so the timer never keeps the process alive.
   let assetSweep: NodeJS.Timeout | undefined;
   // Expired assets free space, but deleting their rows needs some: a sweep on a full disk waits for the next.
   const sweepAssets = () => media.assets.sweepExpired().catch((error: unknown) => log.warn({ err: error }, 'the asset sweep failed'));
-  const keys = new KeyService(new ApiKeyRepository(db), events, log);
+  const keyRepository = new ApiKeyRepository(db);
+  const keys = new KeyService(keyRepository, events, log);
+  const storage = storageServices(platform);
+  const parts = { keys: keyRepository, tasks: speech.taskRecords, taskService: speech.services.tasks, summaries: speech.summaries, removal: storage.removal };
+  system.registerStatusSection('storage', storageStatusSection(platform, storage, keys));
   return {
     db,
     events,
@@ -72,14 +86,20 @@ export function createServices(config: Config): Services {
     engines,
     queue,
     audio,
+    storage,
+    projects: projectService(platform, parts),
+    taskRecords: speech.taskRecords,
+    taskSummaries: speech.summaries,
     workers: platform.compute.workers,
     ...voices,
     ...speech.services,
     ...media,
     openai: new OpenAiService({ generation: speech.services.generation, voices: voices.voices, transcription: media.transcription, engines }),
+    models: new ModelService({ queue, modelsDir: config.modelsDir, refreshVoices: () => voices.voices.refreshPresets() }),
     recover: async () => {
       await audio.sweepPartialFiles();
       await sweepAssets();
+      await storage.start();
       await voiceFiles.sweepStaging();
       assetSweep = setInterval(() => void sweepAssets(), 24 * 60 * 60 * 1000).unref();
       queue.recover();
@@ -88,6 +108,7 @@ export function createServices(config: Config): Services {
     },
     close: async () => {
       clearInterval(assetSweep);
+      storage.stop();
       await closePlatform(platform);
     },
   };
@@ -133,8 +154,10 @@ function voiceServices({ config, db, engines, queue, audio, voiceFiles, kept }: 
 function speechServices(platform: Platform, voices: VoiceService) {
   const { config, db, kept, engines, queue, events, audio, voiceFiles } = platform;
   const tasks = new TaskRepository(db, kept);
-  const taskService = new TaskService({ tasks, audio });
+  const taskService = new TaskService({ tasks, audio, renders: new RenderRepository(db) });
   const chunks = new ChunkRepository(db, kept);
+  const summaries = new TaskSummaries();
+  summaries.describeVoices('long-form', (task) => chunks.voicesOf(task.id));
   const findVoice = (id: string) => voices.get(id);
   const limits = { maxTextChars: config.maxTextChars, maxAudioSeconds: config.maxAudioSeconds };
   const common = { engines, voiceFiles, queue, events, tasks, taskService, audio, findVoice, ...limits };
@@ -143,11 +166,11 @@ function speechServices(platform: Platform, voices: VoiceService) {
     generation: new GenerationService(common),
     longForm: new LongFormService({ ...common, chunks, kept, presets: () => allPresets(voices) }),
   };
-  return { services, chunks, taskRepository: tasks };
+  return { services, chunks, taskRecords: tasks, summaries };
 }
 
 /** Imported media and what works on it: assets, downloads, transcription, the timeline. */
-function mediaServices({ config, db, engines, queue, audio, log }: Platform, chunks: ChunkRepository, tasks: TaskRepository, taskService: TaskService) {
+function mediaServices({ config, db, engines, queue, audio, log }: Platform, chunks: ChunkRepository, taskService: TaskService) {
   const assets = new AssetService({ assets: new AssetRepository(db), dataDir: config.dataDir, retentionDays: config.assetRetentionDays, log });
   const downloads = new DownloadService({
     queue,
@@ -158,6 +181,7 @@ function mediaServices({ config, db, engines, queue, audio, log }: Platform, chu
     tempRoot: join(config.dataDir, 'downloads'),
   });
   const timeline = new TimelineService({ timelines: new TimelineRepository(db), chunks, audio, assets, dataDir: config.dataDir });
+  taskService.addCueSource('timeline', (task) => timeline.cues(task));
   return {
     assets,
     downloads,
@@ -169,19 +193,13 @@ function mediaServices({ config, db, engines, queue, audio, log }: Platform, chu
       cachedTranscripts: config.cachedTranscripts,
     }),
     timeline,
-    renderer: new TimelineRenderer({ queue, tasks, taskService, timeline, audio }),
+    renderer: new TimelineRenderer({ queue, taskService, timeline, audio }),
   };
 }
 
-function systemService({ config, db, kept, engines, compute, queue }: Platform): SystemService {
+function systemService({ config, db, engines, compute, queue }: Platform): SystemService {
   const system = new SystemService({ dataDir: config.dataDir, database: () => describeDatabase(db), startedAt: new Date() });
   for (const [name, section] of Object.entries(compute.statusSections())) system.registerStatusSection(name, section);
-  system.registerStatusSection('storage', () => ({
-    // Writes waiting in memory for the data disk to have room again (job ends, task states).
-    pending_writes: kept.size,
-    // `exclusive` after a start on a full disk: the `timbre keys` commands wait until the next start.
-    database_locking: db.pragma('locking_mode', { simple: true }),
-  }));
   system.registerInventory(() => engineInventory(engines, config.modelsDir));
   system.registerStatusSection('queue', () => {
     const { concurrency, running, queued } = queue.status();

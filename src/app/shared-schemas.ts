@@ -3,7 +3,9 @@ import { AssetSchema } from '../features/assets/index.js';
 import { WsClientMessageSchema, WsServerMessageSchema } from '../features/events/index.js';
 import { ChunkSchema } from '../features/long-form/index.js';
 import { JobViewSchema, WorkersSchema } from '../features/system/index.js';
-import { TaskSchema } from '../features/tasks/index.js';
+import { RenderSchema, TaskSchema, TaskSummarySchema } from '../features/tasks/index.js';
+import { ProjectSchema, ProjectScriptSchema, ProjectSummarySchema } from '../features/projects/index.js';
+import { StorageStatusSchema } from '../features/storage/index.js';
 import { TimelineSchema } from '../features/timeline/index.js';
 import { CategorySchema, VoiceSchema } from '../features/voices/index.js';
 import { ErrorEnvelopeSchema } from '../platform/http/schemas.js';
@@ -20,7 +22,13 @@ export const SHARED_SCHEMAS = [
   ChunkSchema,
   JobViewSchema,
   WorkersSchema,
+  StorageStatusSchema,
   TaskSchema,
+  TaskSummarySchema,
+  ProjectScriptSchema,
+  ProjectSchema,
+  ProjectSummarySchema,
+  RenderSchema,
   TimelineSchema,
   VoiceSchema,
   CategorySchema,

@@ -118,7 +118,7 @@ export interface paths {
         delete: operations["deleteApiKey"];
         options?: never;
         head?: never;
-        /** Rename the calling key or a key below it, or change its rate limits */
+        /** Rename the calling key or a key below it, or change its rate limits or storage quota */
         patch: operations["updateApiKey"];
         trace?: never;
     };
@@ -207,6 +207,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every neural model of the catalog: whether it is installed here, and an install under way */
+        get: operations["listModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/models/{model_id}/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Download, verify and install a catalog model as a `model-install` job
+         * @description Answers 202 with the job at once: progress (`downloaded_bytes`, `total_bytes`) arrives on /ws, `POST /api/job/cancel` stops it and leaves nothing behind. Asking again while the model is being installed answers the same job. Downloads come only from the catalog’s URLs and are checked against its pins, as `timbre models install` does. The job holds a queue slot while it runs.
+         */
+        post: operations["installModel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/models/{model_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an installed model’s files; its voices become unavailable */
+        delete: operations["removeModel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/voices": {
         parameters: {
             query?: never;
@@ -290,7 +344,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Voice categories */
+        /** Voice categories: the built-in ones that hold a voice (Natural (neural), Classic, Robotic, Cloned, Designed), then the user’s */
         get: operations["listCategories"];
         put?: never;
         /** Create a category; names are unique regardless of case (409 category_exists) */
@@ -311,7 +365,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a category; its voices stay, without a category */
+        /** Delete a category; its voices stay, without a category (a built-in one: 403 category_built_in) */
         delete: operations["deleteCategory"];
         options?: never;
         head?: never;
@@ -405,7 +459,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The stored preview of a voice (404 preview_not_found when none was made) */
+        /**
+         * A short sample of a voice: its stored preview, made on the first request
+         * @description Answers the voice’s stored preview. A voice without one gets it made now (its language’s preview sentence, as generate-preview without a body) and stored, so later requests reuse it; concurrent first requests share one rendering. X-Preview-Cached is false only on the request that rendered it.
+         */
         get: operations["getVoicePreview"];
         put?: never;
         post?: never;
@@ -529,6 +586,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s projects, most recently changed first */
+        get: operations["listProjects"];
+        put?: never;
+        /** Create a project: a name and, optionally, its script of speakers and lines */
+        post: operations["createProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project with its script and the tasks filed in it */
+        get: operations["getProject"];
+        /** Rename a project or save its script */
+        put: operations["updateProject"];
+        post?: never;
+        /** Delete a project with every task, timeline and render filed in it, and their files */
+        delete: operations["deleteProject"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/generate/preset": {
         parameters: {
             query?: never;
@@ -589,6 +683,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/generate/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The limits of one generation: longest text (TIMBRE_MAX_TEXT_CHARS) and longest audio (TIMBRE_MAX_AUDIO_SECONDS) */
+        get: operations["getGenerationLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/generation/cancel": {
         parameters: {
             query?: never;
@@ -600,6 +711,23 @@ export interface paths {
         put?: never;
         /** Cancel the caller’s queued or running generation, or the one of task_id */
         post: operations["cancelGeneration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s tasks, newest first, a page at a time */
+        get: operations["listTasks"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -630,7 +758,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sentence (merged long-form) or word times of a task as SRT, WebVTT or JSON */
+        /**
+         * Sentence (merged long-form, or its timeline as laid out) or word times of a task as SRT, WebVTT or JSON
+         * @description Cues name their speaker: `Name: text` in SRT, a voice span `<v Name>text` in WebVTT, `speaker` in JSON. `source=timeline` cuts the cues from the timeline as it is laid out now: every unmuted chunk block from its start to its end.
+         */
         get: operations["getTaskSubtitles"];
         put?: never;
         post?: never;
@@ -647,8 +778,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The audio of a completed task */
+        /** The audio of a completed task: a generation’s speech, or a long-form task’s latest merge */
         get: operations["getTaskAudio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{task_id}/renders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every render of a task kept side by side: the latest merge per format, the latest timeline render per format */
+        get: operations["listTaskRenders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{task_id}/renders/{render_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The file of one render */
+        get: operations["getTaskRender"];
         put?: never;
         post?: never;
         delete?: never;
@@ -752,7 +917,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Merge the selected takes of every chunk into one file (recorded on the task)
+         * Merge the selected takes of every chunk into one file: a render that is also the task’s audio
          * @description Pauses: 350 ms between sentences, 800 ms after a paragraph; loudness -16 LUFS. Sentence times of the merged file: GET /api/tasks/{task_id}/subtitles.
          */
         post: operations["mergeChunks"];
@@ -771,6 +936,23 @@ export interface paths {
         };
         /** A finished chunk (WAV), while later chunks may still be running */
         get: operations["getChunkAudio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{task_id}/chunks/{index}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A finished chunk (WAV), as GET /api/audio/chunk, counted as a read of the task (task_reads) rather than a generation */
+        get: operations["getTaskChunkAudio"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1000,7 +1182,7 @@ export interface paths {
         put?: never;
         /**
          * Render the timeline into one audio file, or an mp4 with its picture
-         * @description Mixes every unmuted block at its position with its trims, gain and fades; the result becomes the task’s file (GET /api/tasks/{task_id}/audio).
+         * @description Mixes every unmuted block at its position with its trims, gain and fades. The result is a render of its own (GET /api/tasks/{task_id}/renders), replacing only the earlier timeline render of the same format; the task’s audio stays its latest merge.
          */
         post: operations["renderTimeline"];
         delete?: never;
@@ -1180,7 +1362,7 @@ export interface components {
             name: string;
             /** @description The first characters of the key, to recognise it */
             prefix: string;
-            scopes: ("tts:generate" | "tts:timeline" | "voices:read" | "voices:write" | "clone:create" | "audio:process" | "system:read" | "ws:connect" | "projects:read" | "projects:write")[];
+            scopes: ("tts:generate" | "tts:timeline" | "voices:read" | "voices:write" | "clone:create" | "audio:process" | "system:read" | "ws:connect" | "projects:read" | "projects:write" | "models:manage")[];
             /** @description Requests per minute, per budget: one per scope the key holds, and task_reads (reads of the key’s own tasks, which need tts:generate but do not spend it) for a key holding tts:generate. task_reads is a budget, not a scope. */
             rate_limits: {
                 /** @description Requests per minute */
@@ -1204,6 +1386,8 @@ export interface components {
                 /** @description Requests per minute */
                 "projects:write"?: number;
                 /** @description Requests per minute */
+                "models:manage"?: number;
+                /** @description Requests per minute */
                 task_reads?: number;
             };
             /** Format: date-time */
@@ -1212,6 +1396,8 @@ export interface components {
             revoked_at: string | null;
             /** @description The key that created this one; it shares that key’s budget (null: made by the owner) */
             created_by: string | null;
+            /** @description Megabytes (MiB) of stored files the key may hold before new work is refused with 507 storage_quota_exceeded; 0: no limit; null: the default (TIMBRE_STORAGE_QUOTA_MB) */
+            storage_quota_mb: number | null;
         };
         /** @description A studio session: the key it acts as and when it ends */
         Session: {
@@ -1221,7 +1407,7 @@ export interface components {
             key_id: string;
             /** @description That key’s name */
             name: string;
-            scopes: ("tts:generate" | "tts:timeline" | "voices:read" | "voices:write" | "clone:create" | "audio:process" | "system:read" | "ws:connect" | "projects:read" | "projects:write")[];
+            scopes: ("tts:generate" | "tts:timeline" | "voices:read" | "voices:write" | "clone:create" | "audio:process" | "system:read" | "ws:connect" | "projects:read" | "projects:write" | "models:manage")[];
             /** Format: date-time */
             expires_at: string;
         };
@@ -1251,6 +1437,7 @@ export interface components {
             start: number;
             end: number;
             paragraph_end: boolean;
+            speaker: string | null;
             /** @description The selected take’s text */
             text: string;
             voice_id: string;
@@ -1318,6 +1505,31 @@ export interface components {
                 [key: string]: number;
             };
         };
+        /** @description The data disk: held writes, task retention, and storage per key */
+        StorageStatus: {
+            /** @description Writes held in memory until the data disk has room again */
+            pending_writes: number;
+            /** @description `exclusive` after a start on a full disk */
+            database_locking: string;
+            /** @description Days a finished task in no project is kept after its last change (0: forever) */
+            retention_days: number;
+            quota_default_bytes: number | null;
+            /** @description The calling key and the keys below it */
+            keys: {
+                key_id: string;
+                name: string;
+                /** @description Bytes of the files its work holds: task audio, chunk takes, renders, timeline media, assets */
+                used_bytes: number;
+                quota_bytes: number | null;
+                /** @description Its tasks the retention sweeps delete within the next day as things stand (finished, in no project, last changed more than retention_days − 1 days ago), their bytes, and when the first is due (null: none) */
+                expiring: {
+                    tasks: number;
+                    /** @description bytes */
+                    bytes: number;
+                    next_at: string | null;
+                };
+            }[];
+        };
         Task: {
             task_id: string;
             kind: string;
@@ -1347,9 +1559,93 @@ export interface components {
             audio_url: string | null;
             /** @description Long-form tasks: the chunks in order, each with its takes */
             chunks?: components["schemas"]["Chunk"][];
+            /** @description Long-form tasks: every merge and timeline render kept, oldest first */
+            renders?: components["schemas"]["Render"][];
             /** Format: date-time */
             created_at: string;
             updated_at: string | null;
+        };
+        TaskSummary: {
+            task_id: string;
+            kind: string;
+            status: string;
+            project_id: string | null;
+            excerpt: string | null;
+            /** @description The voices that speak it */
+            voices: string[];
+            language: string | null;
+            duration: number | null;
+            links: {
+                task: string;
+                audio: string | null;
+                subtitles: string | null;
+                timeline: string | null;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ProjectScript: {
+            /** @description Each speaker once, by name */
+            speakers: {
+                name: string;
+                voice_id: string | null;
+                language?: string | null;
+                settings?: {
+                    speed?: number;
+                    seed?: number;
+                };
+            }[];
+            /** @description The lines in order, each spoken by one of `speakers` */
+            lines: {
+                speaker: string;
+                text: string;
+            }[];
+        };
+        Project: {
+            project_id: string;
+            name: string;
+            script: components["schemas"]["ProjectScript"];
+            /** @description The tasks filed in the project, newest first */
+            tasks: components["schemas"]["TaskSummary"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ProjectSummary: {
+            project_id: string;
+            name: string;
+            /** @description The speakers’ names */
+            speakers: string[];
+            /** @description How many lines the script has */
+            lines: number;
+            /** @description How many tasks are filed in the project */
+            tasks: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Render: {
+            render_id: string;
+            /**
+             * @description Merged chunks, or the mixed timeline
+             * @enum {string}
+             */
+            kind: "merge" | "timeline";
+            /** @description An audio format, or `mp4` (a timeline rendered with its picture) */
+            format: string;
+            duration: number | null;
+            sample_rate: number | null;
+            size_bytes: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Where the file is downloaded */
+            url: string;
+            /** @description The name its download is given (Content-Disposition) */
+            file_name: string;
         };
         Timeline: {
             task_id: string;
@@ -1427,6 +1723,10 @@ export interface components {
             /** @description Native output rate in Hz */
             sample_rate: number | null;
             category_id: string | null;
+            /** @description Tags the library derives from what it knows (engine family neural/classic/robotic or clone/design, clear where measured intelligible, accent of the language region, gender); kept apart from `tags`, which are the user’s */
+            library_tags: string[];
+            /** @description The built-in category: Natural (neural), Classic, Robotic, Cloned or Designed */
+            library_category: string;
             /** @description False when the engine of a preset is no longer installed; favorites and tags are kept */
             available: boolean;
             /** Format: date-time */
@@ -1469,10 +1769,13 @@ export interface components {
             })[];
         };
         Category: {
+            /** @description cat_… for a user’s category, library:<kind> for a built-in one */
             id: string;
             name: string;
-            /** Format: date-time */
-            created_at: string;
+            /** @description Built-in categories group voices by kind; they cannot be assigned, created or deleted */
+            built_in: boolean;
+            /** @description null for a built-in category */
+            created_at: string | null;
             voice_count: number;
         };
         /** @description Every message a client may send on /ws (at most 64 KiB) */
@@ -2381,7 +2684,7 @@ export interface operations {
                     /** @description 1 to 100 characters, not blank, no control characters */
                     name: string;
                     /** @description Defaults to every scope of the calling key */
-                    scopes?: ("tts:generate" | "tts:timeline" | "voices:read" | "voices:write" | "clone:create" | "audio:process" | "system:read" | "ws:connect" | "projects:read" | "projects:write")[];
+                    scopes?: ("tts:generate" | "tts:timeline" | "voices:read" | "voices:write" | "clone:create" | "audio:process" | "system:read" | "ws:connect" | "projects:read" | "projects:write" | "models:manage")[];
                     /** @description Requests per minute, per budget: one per scope the key holds, and task_reads (reads of the key’s own tasks, which need tts:generate but do not spend it) for a key holding tts:generate. task_reads is a budget, not a scope. */
                     rate_limits?: {
                         /** @description Requests per minute */
@@ -2405,8 +2708,12 @@ export interface operations {
                         /** @description Requests per minute */
                         "projects:write"?: number;
                         /** @description Requests per minute */
+                        "models:manage"?: number;
+                        /** @description Requests per minute */
                         task_reads?: number;
                     };
+                    /** @description Megabytes (MiB) of stored files the key may hold before new work is refused with 507 storage_quota_exceeded; 0: no limit; null: the default (TIMBRE_STORAGE_QUOTA_MB) */
+                    storage_quota_mb?: number | null;
                 };
             };
         };
@@ -2426,7 +2733,7 @@ export interface operations {
                         name: string;
                         /** @description The first characters of the key, to recognise it */
                         prefix: string;
-                        scopes: ("tts:generate" | "tts:timeline" | "voices:read" | "voices:write" | "clone:create" | "audio:process" | "system:read" | "ws:connect" | "projects:read" | "projects:write")[];
+                        scopes: ("tts:generate" | "tts:timeline" | "voices:read" | "voices:write" | "clone:create" | "audio:process" | "system:read" | "ws:connect" | "projects:read" | "projects:write" | "models:manage")[];
                         /** @description Requests per minute, per budget: one per scope the key holds, and task_reads (reads of the key’s own tasks, which need tts:generate but do not spend it) for a key holding tts:generate. task_reads is a budget, not a scope. */
                         rate_limits: {
                             /** @description Requests per minute */
@@ -2450,6 +2757,8 @@ export interface operations {
                             /** @description Requests per minute */
                             "projects:write"?: number;
                             /** @description Requests per minute */
+                            "models:manage"?: number;
+                            /** @description Requests per minute */
                             task_reads?: number;
                         };
                         /** Format: date-time */
@@ -2458,6 +2767,8 @@ export interface operations {
                         revoked_at: string | null;
                         /** @description The key that created this one; it shares that key’s budget (null: made by the owner) */
                         created_by: string | null;
+                        /** @description Megabytes (MiB) of stored files the key may hold before new work is refused with 507 storage_quota_exceeded; 0: no limit; null: the default (TIMBRE_STORAGE_QUOTA_MB) */
+                        storage_quota_mb: number | null;
                         /** @description The full key. It is shown only in this response and cannot be read again. */
                         key: string;
                     };
@@ -2749,8 +3060,12 @@ export interface operations {
                         /** @description Requests per minute */
                         "projects:write"?: number;
                         /** @description Requests per minute */
+                        "models:manage"?: number;
+                        /** @description Requests per minute */
                         task_reads?: number;
                     };
+                    /** @description Megabytes (MiB) of stored files the key may hold before new work is refused with 507 storage_quota_exceeded; 0: no limit; null: the default (TIMBRE_STORAGE_QUOTA_MB) */
+                    storage_quota_mb?: number | null;
                 };
             };
         };
@@ -3376,13 +3691,7 @@ export interface operations {
                             restarts: number;
                             loaded_engines: string[];
                         };
-                        /** @description The data disk */
-                        storage?: {
-                            /** @description Writes held in memory until the data disk has room again */
-                            pending_writes: number;
-                            /** @description `exclusive` after a start on a full disk */
-                            database_locking: string;
-                        };
+                        storage?: components["schemas"]["StorageStatus"];
                         /** @description The compute queue */
                         queue?: {
                             concurrency: number;
@@ -3597,6 +3906,476 @@ export interface operations {
             };
         };
     };
+    listModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        models: {
+                            /** @description The catalog name, used in the routes and by `timbre models` */
+                            id: string;
+                            /** @description A name to show */
+                            name: string;
+                            description: string;
+                            /** @description The engine family that runs it */
+                            engine: string;
+                            /** @description `synthesizer`, `recognizer`, `voiceprint` or `vad` */
+                            kind: string;
+                            /** @description BCP-47 tags; `*` means language-independent */
+                            languages: string[];
+                            license: string;
+                            license_note: string | null;
+                            download_bytes: number | null;
+                            size_bytes: number | null;
+                            /** @description Its files are all present */
+                            installed: boolean;
+                            state: "installed" | "incomplete" | "not installed";
+                            install: {
+                                /** @description The install job: its events arrive on /ws, `POST /api/job/cancel` stops it */
+                                job_id: string;
+                                /** @description `queued` or `running` */
+                                state: string;
+                                progress: number;
+                                stage: string | null;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    installModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A catalog model id, as `GET /api/models` lists them */
+                model_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        /** @description The job state: `queued` or `running` */
+                        status: string;
+                        model_id: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `model_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict: `model_installed` */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service Unavailable: `queue_full` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    removeModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A catalog model id, as `GET /api/models` lists them */
+                model_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        model_id: string;
+                        /** @enum {boolean} */
+                        removed: true;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `model_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict: `model_not_installed`, `model_install_running` */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listVoices: {
         parameters: {
             query?: {
@@ -3604,11 +4383,11 @@ export interface operations {
                 /** @description en matches en, en-US, en-GB…; matched against every language of a voice */
                 language?: string;
                 favorite?: boolean;
-                /** @description Category id or name */
+                /** @description Category id or name, a user’s or a built-in one (library:neural or Natural (neural), …) */
                 category?: string;
-                /** @description Searches name, description and tags, case-insensitively */
+                /** @description Searches name, description, tags (the user’s and library_tags), languages and categories (the user’s and the built-in one), case-insensitively */
                 q?: string;
-                /** @description `quality`: the clearest engines first (kokoro, kitten, vits, rhvoice, pico, flite, festival, openjtalk, espeak, then the rest), by name within an engine; `name`: by name */
+                /** @description `quality`: clearest first: voices measured intelligible (library tag `clear`), then by engine (kokoro, kitten, vits, rhvoice, pico, flite, festival, openjtalk, espeak, then the rest), then a clone’s or design’s measured intelligibility, then by name; `name`: by name */
                 sort?: "quality" | "name";
                 limit?: number;
                 offset?: number;
@@ -3874,6 +4653,10 @@ export interface operations {
                     /** @description Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise */
                     category_id?: unknown;
                     /** @description Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise */
+                    library_tags?: unknown;
+                    /** @description Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise */
+                    library_category?: unknown;
+                    /** @description Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise */
                     available?: unknown;
                     /** @description Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise */
                     created_at?: unknown;
@@ -3918,7 +4701,7 @@ export interface operations {
                     "application/json": components["schemas"]["Voice"];
                 };
             };
-            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `read_only_mismatch`, `category_not_found` */
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `read_only_mismatch`, `category_not_found`, `category_built_in` */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4734,7 +5517,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request`, `category_built_in` */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5470,7 +6253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5503,6 +6286,8 @@ export interface operations {
                     "X-Voice-Id"?: string;
                     /** @description Length of the audio in seconds */
                     "X-Audio-Duration"?: number;
+                    /** @description `true` when the stored preview was reused */
+                    "X-Preview-Cached"?: string;
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5552,8 +6337,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `voice_not_found`, `preview_not_found` */
+            /** @description Not Found: `voice_not_found` */
             404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict: `cancelled` */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unprocessable Entity: `engine_piece_timeout`, `language_not_supported`, `text_not_speakable`, `audio_too_long` */
+            422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -5579,7 +6390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Internal Server Error: `internal_error` */
+            /** @description Internal Server Error: `internal_error`, `engine_failed`, `engine_crashed`, `invalid_engine_call` */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5592,7 +6403,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage` */
+            /** @description Service Unavailable: `queue_full`, `engine_unavailable`, `model_invalid`, `no_worker_for_engine`, `queue_unavailable`, `voice_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gateway Timeout: `engine_timeout` */
+            504: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5871,7 +6708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6146,7 +6983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6433,7 +7270,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6855,7 +7692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7043,6 +7880,680 @@ export interface operations {
             };
         };
     };
+    listProjects: {
+        parameters: {
+            query?: {
+                /** @description Words in the name or the script */
+                q?: string;
+                limit?: number;
+                /** @description `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projects: components["schemas"]["ProjectSummary"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `invalid_cursor` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    script?: components["schemas"]["ProjectScript"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `invalid_script` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `project_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    script?: components["schemas"]["ProjectScript"];
+                    /** @description The `updated_at` the change was made on; when the project changed since, 409 `project_changed` (another tab saved first) */
+                    updated_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `invalid_script` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `project_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict: `project_changed` */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `project_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     generatePreset: {
         parameters: {
             query?: never;
@@ -7069,6 +8580,8 @@ export interface operations {
                     /** @description Output rate; the voice’s own rate when absent */
                     sample_rate?: number;
                     seed?: number;
+                    /** @description File the task into this project of the caller (404 `project_not_found` otherwise) */
+                    project_id?: string;
                     /** @description Answer 202 with the task id at once; follow progress on /ws */
                     async?: boolean;
                     /** @description Send the audio while it is synthesized, sentence by sentence (chunked transfer; a WAV has the streaming header with unknown sizes). The task still stores the complete file. Closing the connection cancels the synthesis. Not with `async`. */
@@ -7157,7 +8670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `voice_not_found` */
+            /** @description Not Found: `voice_not_found`, `project_not_found` */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7275,7 +8788,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7316,6 +8829,8 @@ export interface operations {
                     /** @description Output rate; the voice’s own rate when absent */
                     sample_rate?: number;
                     seed?: number;
+                    /** @description File the task into this project of the caller (404 `project_not_found` otherwise) */
+                    project_id?: string;
                     /** @description Answer 202 with the task id at once; follow progress on /ws */
                     async?: boolean;
                     /** @description Send the audio while it is synthesized, sentence by sentence (chunked transfer; a WAV has the streaming header with unknown sizes). The task still stores the complete file. Closing the connection cancels the synthesis. Not with `async`. */
@@ -7404,7 +8919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `voice_not_found` */
+            /** @description Not Found: `voice_not_found`, `project_not_found` */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7522,7 +9037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7563,6 +9078,8 @@ export interface operations {
                     /** @description Output rate; the voice’s own rate when absent */
                     sample_rate?: number;
                     seed?: number;
+                    /** @description File the task into this project of the caller (404 `project_not_found` otherwise) */
+                    project_id?: string;
                     /** @description Answer 202 with the task id at once; follow progress on /ws */
                     async?: boolean;
                     /** @description Send the audio while it is synthesized, sentence by sentence (chunked transfer; a WAV has the streaming header with unknown sizes). The task still stores the complete file. Closing the connection cancels the synthesis. Not with `async`. */
@@ -7651,7 +9168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `voice_not_found` */
+            /** @description Not Found: `voice_not_found`, `project_not_found` */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7769,7 +9286,113 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory`, `storage_quota_exceeded` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getGenerationLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        max_text_chars: number;
+                        max_audio_seconds: number;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7956,6 +9579,122 @@ export interface operations {
             };
         };
     };
+    listTasks: {
+        parameters: {
+            query?: {
+                kind?: "generation" | "long-form";
+                status?: "queued" | "running" | "completed" | "failed" | "cancelled";
+                /** @description Only tasks filed in this project; `none`: tasks in no project */
+                project_id?: string;
+                limit?: number;
+                /** @description `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tasks: components["schemas"]["TaskSummary"][];
+                        /** @description How many tasks match the filters, on every page */
+                        total: number;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `invalid_cursor` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getTask: {
         parameters: {
             query?: never;
@@ -8078,6 +9817,8 @@ export interface operations {
         parameters: {
             query?: {
                 format?: "srt" | "vtt" | "json";
+                /** @description `merge`: the sentence times of the last merged file (or a generation’s word times); `timeline`: the timeline’s current layout */
+                source?: "merge" | "timeline";
             };
             header?: never;
             path: {
@@ -8105,6 +9846,7 @@ export interface operations {
                             start: number;
                             end: number;
                             text: string;
+                            speaker: string | null;
                         }[];
                     };
                 };
@@ -8148,7 +9890,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `task_not_found` */
+            /** @description Not Found: `task_not_found`, `timeline_not_found` */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8227,13 +9969,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The task’s audio in its format, or the mp4 of a timeline rendered with its picture */
+            /** @description The task’s audio in its format (`<name> - speech.<ext>` or `<name> - merged.<ext>`); an mp4 only for a task rendered before renders were kept apart */
             200: {
                 headers: {
                     /** @description The stored task this audio belongs to */
                     "X-Task-Id"?: string;
                     /** @description Length of the audio in seconds */
                     "X-Audio-Duration"?: number;
+                    /** @description attachment, with a file name */
+                    "Content-Disposition"?: string;
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -8357,6 +10101,259 @@ export interface operations {
             };
         };
     };
+    listTaskRenders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        renders: components["schemas"]["Render"][];
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `task_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTaskRender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: string;
+                render_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The render in its format: audio, or an mp4 (`<name> - merged.<ext>` or `<name> - timeline.<ext>`) */
+            200: {
+                headers: {
+                    /** @description The stored task this audio belongs to */
+                    "X-Task-Id"?: string;
+                    /** @description Length of the audio in seconds */
+                    "X-Audio-Duration"?: number;
+                    /** @description attachment, with a file name */
+                    "Content-Disposition"?: string;
+                    /** @description The render this file is (GET /api/tasks/{task_id}/renders/{render_id}) */
+                    "X-Render-Id"?: string;
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": Blob;
+                    "audio/mpeg": Blob;
+                    "audio/ogg": Blob;
+                    "audio/flac": Blob;
+                    "audio/aac": Blob;
+                    "audio/pcm": Blob;
+                    "video/mp4": Blob;
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `task_not_found`, `render_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     generateChunked: {
         parameters: {
             query?: never;
@@ -8376,6 +10373,8 @@ export interface operations {
                     seed?: number;
                     /** @description Longest chunk; longer sentences are split at clauses (default 400) */
                     max_chars?: number;
+                    /** @description File the task into this project of the caller (404 `project_not_found` otherwise) */
+                    project_id?: string;
                 };
             };
         };
@@ -8438,7 +10437,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `voice_not_found` */
+            /** @description Not Found: `voice_not_found`, `project_not_found` */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8530,7 +10529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage` */
+            /** @description Insufficient Storage: `insufficient_storage`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8560,8 +10559,10 @@ export interface operations {
                         text: string;
                         /** @description BCP-47 language of the text. When absent: the voice’s own language, or another language the voice speaks only when the text is confidently in it */
                         language?: string;
+                        /** @description Who speaks the segment (kept on its chunks); absent: the name of its voice */
+                        speaker?: string;
                     }[];
-                    /** @description Lines of `Name: text`; see `voices` */
+                    /** @description Lines of `Name: text`; see `voices`. Each line’s name is its chunks’ speaker */
                     script?: string;
                     /** @description Speaker name → voice id, for `script` */
                     voices?: {
@@ -8574,6 +10575,8 @@ export interface operations {
                     seed?: number;
                     /** @description Longest chunk; longer sentences are split at clauses (default 400) */
                     max_chars?: number;
+                    /** @description File the task into this project of the caller (404 `project_not_found` otherwise) */
+                    project_id?: string;
                 };
             };
         };
@@ -8636,7 +10639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `voice_not_found` */
+            /** @description Not Found: `voice_not_found`, `project_not_found` */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8728,7 +10731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage` */
+            /** @description Insufficient Storage: `insufficient_storage`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8759,6 +10762,8 @@ export interface operations {
                         /** @description BCP-47 language of the text. When absent: the voice’s own language, or another language the voice speaks only when the text is confidently in it */
                         language?: string;
                         voice_id?: string;
+                        /** @description Who speaks the segment (kept on its chunks); absent: the name of its voice */
+                        speaker?: string;
                     }[];
                     /** @description One text; the language of each sentence is detected */
                     text?: string;
@@ -8769,6 +10774,8 @@ export interface operations {
                     seed?: number;
                     /** @description Longest chunk; longer sentences are split at clauses (default 400) */
                     max_chars?: number;
+                    /** @description File the task into this project of the caller (404 `project_not_found` otherwise) */
+                    project_id?: string;
                 };
             };
         };
@@ -8831,7 +10838,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `voice_not_found` */
+            /** @description Not Found: `voice_not_found`, `project_not_found` */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8923,7 +10930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage` */
+            /** @description Insufficient Storage: `insufficient_storage`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9017,7 +11024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `voice_not_found`, `task_not_found`, `chunk_not_found`, `take_not_found` */
+            /** @description Not Found: `voice_not_found`, `project_not_found`, `task_not_found`, `chunk_not_found`, `take_not_found` */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9109,7 +11116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage` */
+            /** @description Insufficient Storage: `insufficient_storage`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9329,6 +11336,8 @@ export interface operations {
                     "X-Task-Id"?: string;
                     /** @description Length of the audio in seconds */
                     "X-Audio-Duration"?: number;
+                    /** @description The render this file is (GET /api/tasks/{task_id}/renders/{render_id}) */
+                    "X-Render-Id"?: string;
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -9501,7 +11510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9530,7 +11539,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The chunk’s audio (WAV) */
+            /** @description The chunk’s audio (WAV), named `<name> - chunk <index + 1>.wav` */
             200: {
                 headers: {
                     /** @description The stored task this audio belongs to */
@@ -9539,6 +11548,150 @@ export interface operations {
                     "X-Audio-Duration"?: number;
                     /** @description Which take of the chunk this is */
                     "X-Chunk-Take"?: number;
+                    /** @description attachment, with a file name */
+                    "Content-Disposition"?: string;
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": Blob;
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `task_not_found`, `chunk_not_found`, `take_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict: `chunk_not_ready` */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTaskChunkAudio: {
+        parameters: {
+            query?: {
+                take?: number;
+            };
+            header?: never;
+            path: {
+                task_id: string;
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chunk’s audio (WAV), named `<name> - chunk <index + 1>.wav` */
+            200: {
+                headers: {
+                    /** @description The stored task this audio belongs to */
+                    "X-Task-Id"?: string;
+                    /** @description Length of the audio in seconds */
+                    "X-Audio-Duration"?: number;
+                    /** @description Which take of the chunk this is */
+                    "X-Chunk-Take"?: number;
+                    /** @description attachment, with a file name */
+                    "Content-Disposition"?: string;
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -10333,7 +12486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage` */
+            /** @description Insufficient Storage: `insufficient_storage`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10984,7 +13137,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11315,7 +13468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage` */
+            /** @description Insufficient Storage: `insufficient_storage`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11512,7 +13665,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage` */
+            /** @description Insufficient Storage: `insufficient_storage`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11692,7 +13845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage` */
+            /** @description Insufficient Storage: `insufficient_storage`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11742,6 +13895,8 @@ export interface operations {
                     "X-Task-Id"?: string;
                     /** @description Length of the audio in seconds */
                     "X-Audio-Duration"?: number;
+                    /** @description The render this file is (GET /api/tasks/{task_id}/renders/{render_id}) */
+                    "X-Render-Id"?: string;
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -11758,7 +13913,7 @@ export interface operations {
                     "video/mp4": Blob;
                 };
             };
-            /** @description Accepted */
+            /** @description The render is queued; the job’s result names it (`render_id`, `audio_url`) */
             202: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11932,7 +14087,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12176,7 +14331,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12194,7 +14349,10 @@ export interface operations {
     openAiCreateSpeech: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description File the task into this project */
+                "x-timbre-project-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12225,6 +14383,8 @@ export interface operations {
                      * @enum {string}
                      */
                     stream_format?: "audio" | "sse";
+                    /** @description Timbre’s extra field (OpenAI SDKs send it through `extra_body`): file the task into this project; the X-Timbre-Project-Id header does the same */
+                    project_id?: string;
                 };
             };
         };
@@ -12291,7 +14451,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `model_not_found`, `voice_not_found` */
+            /** @description Not Found: `model_not_found`, `voice_not_found`, `project_not_found` */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12409,7 +14569,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12682,7 +14842,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12933,7 +15093,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory` */
+            /** @description Insufficient Storage: `insufficient_storage`, `engine_out_of_memory`, `storage_quota_exceeded` */
             507: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { hostname } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
+import { TEST_CATALOG_ENV } from '../../src/platform/models/catalog.js';
 import { startRedis, type RunningRedis } from '../helpers/redis.js';
+import { startModelMirrors, type ModelMirrors } from '../helpers/stalled-model.js';
+import { removeDir, tempDir } from '../helpers/timbre.js';
 import { useStudio } from './studio.js';
 
 const LONG_TEXT = Array.from({ length: 30 }, (_, index) => `This is sentence number ${index + 1} of a long text that keeps the engine busy.`).join(' ');
@@ -137,5 +140,42 @@ describe('System screen, scaled out through Redis', () => {
     await redis.stop();
     await refreshUntilVisible(page, panel.getByRole('alert').getByText('The queue (Redis) does not answer', { exact: false }));
     assert.equal(await table.count(), 0, 'no worker is listed while Redis is away');
+  });
+});
+
+describe('System screen, installing neural models', () => {
+  let root: string;
+  let mirrors: ModelMirrors;
+  before(async () => {
+    root = await tempDir('timbre-studio-models-');
+    mirrors = await startModelMirrors(root);
+  });
+  // TIMBRE_MODELS_FROM is set in CI; empty means unset, so installs download from the mirror.
+  const studio = useStudio({
+    env: () => ({ [TEST_CATALOG_ENV]: mirrors.catalogFile, TIMBRE_MODELS_FROM: '', TIMBRE_MODELS_DIR: `${root}/models` }),
+  });
+  after(async () => {
+    await mirrors?.close();
+    if (root) await removeDir(root);
+  });
+
+  test('a model is installed with its progress shown, and an install can be cancelled', { timeout: 120_000 }, async () => {
+    const page = await studio.open('system', 'desktop');
+    const models = page.getByRole('list', { name: 'Neural models' });
+    const stalled = models.getByRole('listitem').filter({ hasText: 'Stalled test model' });
+    await stalled.getByRole('button', { name: 'Install' }).click();
+    // Half the archive arrives, then nothing: the bar stays at 45 % (the download is 90 % of an install).
+    await stalled.getByText('Working: downloading (45 %)').waitFor({ timeout: 30_000 });
+    assert.equal(await stalled.getByRole('progressbar', { name: 'Installing Stalled test model' }).getAttribute('value'), '45');
+    await studio.shoot(page, 'system-models');
+    await stalled.getByRole('button', { name: 'Cancel' }).click();
+    await stalled.getByRole('button', { name: 'Install' }).waitFor({ timeout: 15_000 });
+
+    const silero = models.getByRole('listitem').filter({ hasText: 'Silero VAD' });
+    await silero.getByText('license MIT').waitFor();
+    await silero.getByRole('button', { name: 'Install' }).click();
+    await silero.getByText('Installed', { exact: true }).waitFor({ timeout: 60_000 });
+    await silero.getByRole('button', { name: 'Remove' }).click();
+    await silero.getByRole('button', { name: 'Install' }).waitFor();
   });
 });

@@ -1,7 +1,9 @@
 import { EnginesPanel } from './system/engines.js';
 import { LoadPanel } from './system/load.js';
+import { ModelsPanel } from './system/models.js';
 import { QueuePanel } from './system/queue.js';
 import { ServicePanel } from './system/service.js';
+import { StoragePanel } from './system/storage.js';
 import { useSystem } from './system/use-system.js';
 import { WorkersPanel } from './system/workers.js';
 import './system/system.css';
@@ -23,8 +25,10 @@ export function SystemScreen() {
         <ServicePanel info={info.data} status={status.data} error={status.error} />
       </div>
       {status.data?.workers ? <WorkersPanel workers={status.data.workers} /> : null}
+      {status.data?.storage ? <StoragePanel storage={status.data.storage} /> : null}
       <QueuePanel queue={queue.data} error={queue.error} onChanged={() => void queue.refresh()} />
       <EnginesPanel engines={info.data?.engines} models={info.data?.models} loadedEngines={loadedEngines} error={info.error} />
+      <ModelsPanel />
     </div>
   );
 }

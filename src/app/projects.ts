@@ -17,6 +17,7 @@ export function projectService(
     projects,
     tasks: parts.tasks,
     summaries: parts.summaries,
+    renders: parts.taskService,
     queue,
     keysBelow: (keyId) => parts.keys.keysBelow(keyId),
     removeTasks: (taskIds, inTransaction) => parts.removal.remove(taskIds, inTransaction),

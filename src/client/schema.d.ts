@@ -1609,6 +1609,11 @@ export interface components {
             script: components["schemas"]["ProjectScript"];
             /** @description The tasks filed in the project, newest first */
             tasks: components["schemas"]["TaskSummary"][];
+            /** @description Every merge and timeline render of those tasks, each its own file, oldest first per task */
+            renders: {
+                task_id: string;
+                render: components["schemas"]["Render"];
+            }[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */

@@ -75,6 +75,9 @@ export const ProjectSchema = Type.Object(
     name: Type.String(),
     script: Type.Ref('ProjectScript'),
     tasks: Type.Array(Type.Ref('TaskSummary'), { description: 'The tasks filed in the project, newest first' }),
+    renders: Type.Array(Type.Object({ task_id: Type.String(), render: Type.Ref('Render') }), {
+      description: 'Every merge and timeline render of those tasks, each its own file, oldest first per task',
+    }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   },

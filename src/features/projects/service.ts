@@ -3,7 +3,7 @@ import { decodeCursor, pageOf } from '../../platform/http/cursor.js';
 import { cancelJobs } from '../../platform/jobs/job-cancel.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import { newId } from '../../platform/util/ids.js';
-import type { TaskRepository, TaskSummaries } from '../tasks/index.js';
+import type { TaskRepository, TaskService, TaskSummaries } from '../tasks/index.js';
 import type { ProjectRecord, ProjectRepository } from './repository.js';
 import { EMPTY_SCRIPT, type ProjectScript } from './schemas.js';
 
@@ -11,6 +11,8 @@ export interface ProjectDeps {
   projects: ProjectRepository;
   tasks: TaskRepository;
   summaries: TaskSummaries;
+  /** The renders of a task as clients see them. */
+  renders: Pick<TaskService, 'rendersOf'>;
   queue: JobQueue;
   /** The key and every key created beneath it: a project belongs to its creator and the keys above it. */
   keysBelow(keyId: string): string[];
@@ -71,6 +73,7 @@ export class ProjectService {
       name: project.name,
       script: project.script,
       tasks: tasks.map((task) => this.deps.summaries.present(task)),
+      renders: tasks.flatMap((task) => this.deps.renders.rendersOf(task).map((render) => ({ task_id: task.id, render }))),
       created_at: project.createdAt,
       updated_at: project.updatedAt,
     };

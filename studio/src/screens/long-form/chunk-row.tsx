@@ -48,6 +48,7 @@ export function ChunkRow({ taskId, chunk, voices, onRegenerated, onSelected }: C
     <li class="chunk" aria-label={`Chunk ${number}`} data-state={chunk.state}>
       <div class="chunk-head">
         <strong>#{number}</strong>
+        {chunk.speaker && chunk.speaker !== voiceName(voices, chunk.voice_id) ? <strong class="chunk-speaker">{chunk.speaker}</strong> : null}
         <span>{voiceName(voices, chunk.voice_id)}</span>
         <span>{chunk.language}</span>
         {chunk.route === 'voice' ? null : <span title="A preset of this language speaks for the voice">{chunk.route}</span>}

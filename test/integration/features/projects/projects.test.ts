@@ -136,6 +136,21 @@ describe('projects', () => {
     assert.equal(longForm.status, 202, longForm.text);
     await finished(longForm.body.task_id);
     assert.equal((await call('POST', '/api/generate/merge-chunks', { task_id: longForm.body.task_id })).status, 200);
+    const reopened = (await call('GET', `/api/projects/${project}`)).body;
+    assert.deepEqual(reopened.script, SCRIPT, 'the script and its speakers come back as saved');
+    assert.deepEqual(
+      new Set(reopened.tasks.map((task: { task_id: string }) => task.task_id)),
+      new Set([generated.headers['x-task-id'], longForm.body.task_id]),
+    );
+    assert.deepEqual(
+      reopened.renders.map((entry: { task_id: string; render: { kind: string } }) => [entry.task_id, entry.render.kind]),
+      [[longForm.body.task_id, 'merge']],
+    );
+    const chunks = (await call('GET', `/api/tasks/${longForm.body.task_id}`)).body.chunks;
+    assert.deepEqual(
+      chunks.map((chunk: { speaker: string }) => chunk.speaker),
+      ['Ada', 'Ada', 'Ben'],
+    );
     const added = (await storedFiles(fixture.server.dataDir)).filter((file) => !before.has(file));
     assert.ok(added.length >= 4, `the project's work wrote files: ${added.join(', ')}`);
 

@@ -5,7 +5,8 @@ import type { Platform } from './platform.js';
 
 /**
  * Projects over the tasks they hold: a project's deletion takes its tasks' rows and files with it,
- * and a download of a filed task is named after its project.
+ * a download of a filed task is named after its project, and projects and tasks alike belong to
+ * their key and the keys above it.
  */
 export function projectService(
   { config, db, queue }: Platform,
@@ -13,6 +14,7 @@ export function projectService(
 ): ProjectService {
   const projects = new ProjectRepository(db);
   parts.taskService.describeProjects((projectId) => projects.get(projectId)?.name);
+  parts.taskService.describeKeyLine((keyId) => parts.keys.keysBelow(keyId));
   return new ProjectService({
     projects,
     tasks: parts.tasks,

@@ -26,12 +26,14 @@ const EXTENSIONS: Readonly<Record<string, string>> = FILE_EXTENSIONS;
 
 /**
  * The tasks capability: every generation, long-form text and timeline render is a stored task. A
- * task exists only for the key that created it; this is the one place that says so.
+ * task exists only for the key that created it and the keys above that one (the keys that created
+ * it through the API); this is the one place that says so.
  */
 export class TaskService {
   private readonly details = new Map<string, TaskDetails>();
   private readonly cueSources = new Map<CueSource, (task: TaskRecord) => Cue[]>();
   private projectName: (projectId: string) => string | undefined = () => undefined;
+  private keysBelow: (keyId: string) => string[] = (keyId) => [keyId];
 
   constructor(private readonly deps: { tasks: TaskRepository; audio: AudioStore; renders: RenderRepository }) {}
 
@@ -46,15 +48,21 @@ export class TaskService {
     this.projectName = nameOf;
   }
 
+  /** The access capability says which keys a key stands above (itself included). */
+  describeKeyLine(keysBelow: (keyId: string) => string[]): void {
+    this.keysBelow = keysBelow;
+  }
+
   /** The timeline capability gives the cues of a task's timeline as it is laid out now. */
   addCueSource(source: Exclude<CueSource, 'merge'>, cues: (task: TaskRecord) => Cue[]): void {
     this.cueSources.set(source, cues);
   }
 
-  /** A task as its owner sees it; tasks of other keys do not exist for the caller. */
-  owned(taskId: string, ownerKeyId: string): TaskRecord {
+  /** A task as its owner (or a key above it) sees it; tasks of other keys do not exist for the caller. */
+  owned(taskId: string, callerKeyId: string): TaskRecord {
     const task = this.deps.tasks.get(taskId);
-    if (!task || task.ownerKeyId !== ownerKeyId) throw new ApiError(404, 'task_not_found', `No task ${taskId}`, { task_id: taskId });
+    const visible = task?.ownerKeyId != null && (task.ownerKeyId === callerKeyId || this.keysBelow(callerKeyId).includes(task.ownerKeyId));
+    if (!task || !visible) throw new ApiError(404, 'task_not_found', `No task ${taskId}`, { task_id: taskId });
     return task;
   }
 

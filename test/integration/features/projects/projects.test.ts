@@ -67,13 +67,22 @@ describe('projects', () => {
     assert.equal((await call('GET', '/api/projects?q=nowhere')).body.projects.length, 0);
   });
 
-  test('a key sees the projects of the keys it created, not the other way round', async () => {
+  test('a key sees the projects and tasks of the keys it created, not the other way round', async () => {
     const child = await call('POST', '/api/api-keys', { name: 'child' });
     assert.equal(child.status, 201);
     const mine = await call('POST', '/api/projects', { name: 'Child work' }, child.body.key);
     assert.equal((await call('GET', `/api/projects/${mine.body.project_id}`)).status, 200, 'the admin above it sees it');
     const above = await call('POST', '/api/projects', { name: 'Admin work' });
     assert.equal((await call('GET', `/api/projects/${above.body.project_id}`, undefined, child.body.key)).status, 404);
+    const childTask = await call(
+      'POST',
+      '/api/generate/preset',
+      { voice_id: VOICE, text: 'From the child.', project_id: mine.body.project_id },
+      child.body.key,
+    );
+    assert.equal((await call('GET', `/api/tasks/${String(childTask.headers['x-task-id'])}/audio`)).status, 200, 'tasks too belong to the keys above');
+    const adminTask = await call('POST', '/api/generate/preset', { voice_id: VOICE, text: 'From the admin.' });
+    assert.equal((await call('GET', `/api/tasks/${String(adminTask.headers['x-task-id'])}`, undefined, child.body.key)).status, 404);
   });
 
   test('generations filed into a project are listed in it and on GET /api/tasks, a page at a time', async () => {

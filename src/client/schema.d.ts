@@ -741,7 +741,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A stored generation task (only the key that created it sees it) */
+        /** A stored task (only the key that created it, and the keys above that key, see it) */
         get: operations["getTask"];
         put?: never;
         post?: never;

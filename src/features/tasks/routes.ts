@@ -86,7 +86,7 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
     schema: {
       operationId: 'getTask',
       tags,
-      summary: 'A stored generation task (only the key that created it sees it)',
+      summary: 'A stored task (only the key that created it, and the keys above that key, see it)',
       params: TaskParams,
       response: withErrors({ 200: Type.Ref('Task') }, NOT_FOUND),
     },

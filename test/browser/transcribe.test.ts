@@ -93,6 +93,35 @@ describe('Transcribe screen', () => {
     }
   });
 
+  test('words the recognizer was unsure of are underlined with dots, say so to screen readers, and a legend explains the mark', async () => {
+    const page = await studio.open('transcribe');
+    await transcribeJfk(page);
+    const recognizer = await page.locator('.transcribe-result .for-developers code').first().textContent();
+    const legend = page.locator('.transcript-legend');
+    const unsure = page.locator('.transcript button.word.unsure');
+    if (recognizer !== 'pocketsphinx') {
+      // Whisper and Moonshine give no word probabilities here: nothing to mark, nothing to explain.
+      assert.equal(await legend.count(), 0);
+      assert.equal(await unsure.count(), 0);
+      return;
+    }
+    // PocketSphinx's posteriors on jfk.wav run from under 1 % to 98 %: some words fall under the threshold, some not.
+    const threshold = Number(/less than (\d+) % sure/.exec(String(await legend.textContent()))?.[1]);
+    assert.ok(threshold > 0 && threshold < 100, `the legend names the threshold: ${await legend.textContent()}`);
+    assert.ok((await unsure.count()) > 0, 'some words are marked');
+    for (const word of await unsure.all()) {
+      const percent = Number(/^The recognizer was unsure of this word \((\d+) %\)$/.exec(String(await word.getAttribute('title')))?.[1]);
+      assert.ok(percent < threshold, `a marked word is under the threshold: ${await word.getAttribute('title')}`);
+      assert.match(String(await word.getAttribute('class')), /unsure/);
+      assert.equal(await word.evaluate((element) => getComputedStyle(element).textDecorationStyle), 'dotted');
+    }
+    const named = page.locator('.transcript').getByRole('button', { name: /\(unsure, \d+ %\)$/ });
+    assert.equal(await named.count(), await unsure.count(), 'a screen reader hears that each marked word is unsure');
+    const sure = page.locator('.transcript button.word:not(.unsure)');
+    assert.ok((await sure.count()) > 0, 'not every word is marked');
+    assert.equal(await sure.first().getAttribute('title'), null);
+  });
+
   test('on a phone, the transcript fits the screen', async () => {
     const page = await studio.open('transcribe', 'phone');
     await transcribeJfk(page);

@@ -67,7 +67,9 @@ export class FakeEngines extends EngineClient {
       text: this.heard,
       language: 'en-US',
       duration,
-      segments: [{ start: 0, end: duration, text: this.heard, words: words.map((word, i) => ({ word, start: i * step, end: (i + 1) * step })) }],
+      segments: [
+        { start: 0, end: duration, text: this.heard, words: words.map((word, i) => ({ word, start: i * step, end: (i + 1) * step, probability: null })) },
+      ],
     };
   }
 }

@@ -32,13 +32,28 @@ const TranscriptionRequestSchema = Type.Object({
 });
 export type TranscriptionRequest = Static<typeof TranscriptionRequestSchema>;
 
-const TimedWordSchema = Type.Object({ word: Type.String(), start: Type.Number(), end: Type.Number() });
+/**
+ * A word whose probability is below this is shown as unsure. Picked on PocketSphinx's posteriors of
+ * jfk.wav and three Flite sentences (56 words, 11 wrong; docs/capabilities.md#audio-processing):
+ * of 0.1, 0.2, 0.3, 0.5 and 0.6, 0.3 marks the largest share of wrong words among those it marks.
+ */
+export const UNSURE_BELOW = 0.3;
+
+const RecognizedWordSchema = Type.Object({
+  word: Type.String(),
+  start: Type.Number(),
+  end: Type.Number(),
+  probability: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
+    description: 'How likely the recognizer thinks the word is right, 0–1 (PocketSphinx: its lattice posterior); null when the recognizer gives none',
+  }),
+});
 export const TranscriptionResultSchema = Type.Object({
   text: Type.String(),
   language: Type.String(),
   duration: Type.Number(),
   recognizer: Type.String(),
-  segments: Type.Array(Type.Object({ start: Type.Number(), end: Type.Number(), text: Type.String(), words: Type.Array(TimedWordSchema) })),
+  segments: Type.Array(Type.Object({ start: Type.Number(), end: Type.Number(), text: Type.String(), words: Type.Array(RecognizedWordSchema) })),
+  unsure_below: Type.Number({ minimum: 0, maximum: 1, description: 'Words whose `probability` is below this are ones the recognizer was unsure of' }),
 });
 export type TranscriptionResult = Static<typeof TranscriptionResultSchema>;
 
@@ -80,6 +95,7 @@ export class TranscriptionService {
       duration: request.duration,
       recognizer: recognizer.engine,
       segments: request.timestamps === 'none' ? [] : shaped,
+      unsure_below: UNSURE_BELOW,
     };
   }
 

@@ -13,9 +13,9 @@ import {
   type EngineDescriptor,
   type JobContext,
   type RecognitionRequest,
+  type RecognizedWord,
   type Recognizer,
   type Transcript,
-  type WordTiming,
 } from './types.js';
 import { EngineError } from '../errors.js';
 
@@ -122,7 +122,7 @@ async function recognize(request: RecognitionRequest, context: JobContext): Prom
     }
     context.progress(0.1, words ? 'aligning' : 'recognizing');
     const stdout = await runSphinx(args, join(dir, 'log.txt'), context.signal);
-    const transcript = toTranscript(parseUtterances(stdout), durationOf(request.pcm));
+    const transcript = toTranscript(parseUtterances(stdout, words === undefined), durationOf(request.pcm));
     context.progress(1, 'done');
     return transcript;
   } finally {
@@ -185,13 +185,19 @@ async function runSphinx(args: string[], logFile: string, signal: AbortSignal): 
 }
 
 /** `word start end posterior`; other lines are an utterance's hypothesis text (or blank). */
-const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\S+)$/;
+const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/;
 /** `<s>`, `</s>`, `<sil>`, `[NOISE]`, `[SPEECH]`, `++…++`: not words. */
 const FILLER = /^(<.*>|\[.*\]|\+\+.*\+\+)$/;
 
-/** Word times per utterance, in seconds of the padded audio. */
-function parseUtterances(stdout: string): WordTiming[][] {
-  const utterances: WordTiming[][] = [[]];
+/**
+ * Word times per utterance, in seconds of the padded audio, with each word's posterior.
+ * The CLI prints `logmath_exp(ps_seg_prob())`: the word's posterior probability in the utterance's
+ * word lattice (built by `-bestpath yes`, the default; acoustic scores scaled by `-ascale` 20), already
+ * linear, 0–1. With a grammar (`scored` false: forced alignment) it prints 1.0 for every word,
+ * which says nothing, so those words get null.
+ */
+export function parseUtterances(stdout: string, scored: boolean): RecognizedWord[][] {
+  const utterances: RecognizedWord[][] = [[]];
   for (const line of stdout.split('\n')) {
     const match = WORD_LINE.exec(line.trim());
     // Alignment output has no `<s>`, so a hypothesis line also starts an utterance.
@@ -202,15 +208,16 @@ function parseUtterances(stdout: string): WordTiming[][] {
     const token = match[1]!;
     if (FILLER.test(token)) continue;
     // `and(2)` names the pronunciation variant that matched; the word is the same.
-    utterances.at(-1)!.push({ word: token.replace(/\(\d+\)$/, ''), start: Number(match[2]), end: Number(match[3]) });
+    const probability = scored ? Math.min(1, Number(match[4])) : null;
+    utterances.at(-1)!.push({ word: token.replace(/\(\d+\)$/, ''), start: Number(match[2]), end: Number(match[3]), probability });
   }
   return utterances.filter((words) => words.length > 0);
 }
 
-function toTranscript(utterances: WordTiming[][], duration: number): Transcript {
+function toTranscript(utterances: RecognizedWord[][], duration: number): Transcript {
   const unpad = (time: number) => Math.round(Math.min(duration, Math.max(0, time - PAD_SECONDS)) * 1000) / 1000;
   const segments = utterances.map((timings) => {
-    const words = timings.map((word) => ({ word: word.word, start: unpad(word.start), end: unpad(word.end) }));
+    const words = timings.map((word) => ({ ...word, start: unpad(word.start), end: unpad(word.end) }));
     return { start: words[0]!.start, end: words.at(-1)!.end, text: words.map((word) => word.word).join(' '), words };
   });
   return { text: segments.map((segment) => segment.text).join(' '), language: 'en', duration, segments };

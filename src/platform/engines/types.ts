@@ -31,6 +31,12 @@ export interface WordTiming {
   end: number;
 }
 
+/** A word a recognizer heard, with how sure it was of it. */
+export interface RecognizedWord extends WordTiming {
+  /** The recognizer's probability that this word is right, 0–1; null when the recognizer gives none. */
+  probability: number | null;
+}
+
 export interface PhonemeTiming {
   phoneme: string;
   start: number;
@@ -106,7 +112,7 @@ export interface TranscriptSegment {
   start: number;
   end: number;
   text: string;
-  words: WordTiming[];
+  words: RecognizedWord[];
 }
 
 export interface Transcript {

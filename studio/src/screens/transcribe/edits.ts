@@ -3,7 +3,7 @@ import type { EditedSegment, EditedWord, Segment, Transcript } from './transcrip
 const tokens = (text: string) => text.split(/\s+/).filter((token) => token !== '');
 
 /**
- * The words of an edited segment with the recognizer's times kept where the words are unchanged.
+ * The words of an edited segment with the recognizer's times (and how sure it was) kept where the words are unchanged.
  * Kept simple on purpose: the words the edit leaves at the start and at the end of the segment
  * keep their times; the words in between (what was changed) have none. The segment itself keeps its
  * times whatever the edit, so SRT and VTT cues stay where the speech is.
@@ -18,7 +18,7 @@ export function retime(original: Segment['words'], text: string): EditedWord[] {
     tail++;
   return edited.map((word, index) => {
     const kept = index < head ? original[index] : index >= edited.length - tail ? original[recognized.length - (edited.length - index)] : undefined;
-    return kept ? { word, start: kept.start, end: kept.end } : { word };
+    return kept ? { word, start: kept.start, end: kept.end, probability: kept.probability } : { word };
   });
 }
 

@@ -35,6 +35,8 @@ export function TranscriptView({ transcript, audio }: { transcript: Transcript; 
   const [editing, setEditing] = useState(false);
   const segments = useMemo(() => editedSegments(transcript, texts), [transcript, texts]);
   const timed = transcript.segments.some((segment) => segment.words.length > 0);
+  const scored = transcript.segments.some((segment) => segment.words.some((word) => word.probability !== null));
+  const threshold = `${Math.round(transcript.unsure_below * 100)} %`;
 
   return (
     <section class="panel transcribe-result" aria-label="Transcript">
@@ -51,11 +53,18 @@ export function TranscriptView({ transcript, audio }: { transcript: Transcript; 
           </button>
         ) : null}
       </div>
+      {scored && !editing ? (
+        <p class="hint transcript-legend">
+          Words <span class="unsure-sample">underlined with dots</span> are ones the recognizer was unsure of (less than {threshold} sure): check them against
+          the audio. Pointing at one shows how sure it was.
+        </p>
+      ) : null}
       {transcript.segments.length === 0 ? (
         <p class="transcript">{transcript.text || 'No speech was recognized.'}</p>
       ) : (
         <TranscriptText
           segments={segments}
+          unsureBelow={transcript.unsure_below}
           at={positionAt(segments, seconds)}
           editing={editing}
           onSeek={(to) => setSeek({ seconds: to })}
@@ -65,8 +74,9 @@ export function TranscriptView({ transcript, audio }: { transcript: Transcript; 
       <ForDevelopers>
         <p>
           Recognized by <code>{transcript.recognizer}</code> through <code>POST /api/transcribe</code> with <code>timestamps=word</code>
-          {timed ? '' : ' (this recognizer gives no word times)'}. The answer has no confidence per word, so no word is marked as unsure. SRT and VTT are
-          written in the page from the segments, at their recognized times.
+          {timed ? '' : ' (this recognizer gives no word times)'}. Each word comes with its <code>probability</code> (null when the recognizer gives none);
+          words under the answer&apos;s <code>unsure_below</code> ({transcript.unsure_below}) are marked. SRT and VTT are written in the page from the segments,
+          at their recognized times.
         </p>
       </ForDevelopers>
     </section>

@@ -4,11 +4,13 @@ import { toSrt, toVtt } from './subtitles.js';
 export type Transcript = Extract<operations['transcribe']['responses'][200]['content']['application/json'], object>;
 export type Segment = Transcript['segments'][number];
 
-/** A word of the edited transcript; `start`/`end` only where the recognizer's word is kept unchanged. */
+/** A word of the edited transcript; `start`/`end`/`probability` only where the recognizer's word is kept unchanged. */
 export interface EditedWord {
   word: string;
   start?: number;
   end?: number;
+  /** How sure the recognizer was of the word, 0–1; null when it does not say. */
+  probability?: number | null;
 }
 
 export interface EditedSegment {

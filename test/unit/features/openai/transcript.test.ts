@@ -13,8 +13,8 @@ const RESULT = {
       end: 1.0,
       text: 'ask not',
       words: [
-        { word: 'not', start: 0.5, end: 1.0 },
-        { word: 'ask', start: 0.1, end: 0.45 },
+        { word: 'not', start: 0.5, end: 1.0, probability: 0.9 },
+        { word: 'ask', start: 0.1, end: 0.45, probability: 0.1 },
       ],
     },
     {
@@ -22,11 +22,12 @@ const RESULT = {
       end: 4.0,
       text: ' what your country can do for you',
       words: [
-        { word: 'what', start: 1.5, end: 1.8 },
-        { word: ' ', start: 1.8, end: 1.8 },
+        { word: 'what', start: 1.5, end: 1.8, probability: null },
+        { word: ' ', start: 1.8, end: 1.8, probability: null },
       ],
     },
   ],
+  unsure_below: 0.2,
 };
 
 describe('transcripts in OpenAI’s shapes', () => {
@@ -55,6 +56,7 @@ describe('transcripts in OpenAI’s shapes', () => {
       verbose.words.map((word) => word.word),
       ['ask', 'not', 'what'],
     );
+    assert.deepEqual(Object.keys(verbose.words[0] ?? {}), ['word', 'start', 'end'], 'words keep OpenAI’s shape (no probability)');
   });
 
   test('compression ratio: repetitive text compresses far better than speech', () => {

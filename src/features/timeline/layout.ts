@@ -7,6 +7,9 @@ export const VOICE_TRACK: Track = { id: 'voice', kind: 'voice', name: 'voice', m
 /** Ranges the layout accepts; the route schema states the same ones. */
 export const LIMITS = Object.freeze({ minGainDb: -60, maxGainDb: 24, maxFade: 60 });
 
+/** How many removed blocks a timeline keeps for a layout to bring back; the earliest removed are forgotten first. */
+export const MAX_REMOVED_BLOCKS = 10_000;
+
 /** Floating-point slack when comparing a trim with a probed source length (1 ms). */
 const EPSILON = 0.001;
 
@@ -56,7 +59,7 @@ export function defaultDocument(chunks: ChunkRecord[]): TimelineDocument {
     blocks.push({ ...chunkBlock(chunk.index, take.duration, track.id), start: round(at) });
     at += take.duration + (chunk.paragraphEnd ? MERGE_DEFAULTS.paragraphPauseMs : MERGE_DEFAULTS.pauseMs) / 1000;
   }
-  return { version: 0, tracks: tracks.size > 0 ? [...tracks.values()] : [VOICE_TRACK], blocks };
+  return { version: 0, tracks: tracks.size > 0 ? [...tracks.values()] : [VOICE_TRACK], blocks, removed_blocks: [] };
 }
 
 /** The longest track name the layout schema accepts (`TrackName`). */
@@ -101,9 +104,10 @@ export function timelineDuration(document: Pick<TimelineDocument, 'tracks' | 'bl
 }
 
 /**
- * The saved layout: the given blocks replace the stored ones (a stored block left out is removed;
- * an id not stored is refused, since a layout moves blocks and cannot create them). Every problem
- * is collected, so the client can fix them all at once.
+ * The saved layout: the given blocks replace the stored ones. A stored block left out is removed,
+ * kept among `removed_blocks` so that a later layout listing its id brings it back (with that
+ * layout's fields and its own source); an id this timeline never had is refused, since a layout
+ * cannot create blocks. Every problem is collected, so the client can fix them all at once.
  */
 export function applyLayout(
   current: TimelineDocument,
@@ -112,7 +116,7 @@ export function applyLayout(
 ): { document: Omit<TimelineDocument, 'version'>; problems: LayoutProblem[] } {
   const tracks = layout.tracks ?? current.tracks;
   const problems = trackProblems(tracks);
-  const stored = new Map(current.blocks.map((block) => [block.id, block]));
+  const stored = new Map([...current.removed_blocks, ...current.blocks].map((block) => [block.id, block]));
   const seen = new Set<string>();
   const blocks: Block[] = [];
   for (const given of layout.blocks) {
@@ -126,11 +130,25 @@ export function applyLayout(
     // Only the layout's own fields: what a client echoes of the view (source, end…) is checked elsewhere.
     const { id, track, start, trim_start, trim_end, gain_db, fade_in, fade_out, muted } = given;
     const next: Block = { ...block, ...withoutUndefined({ id, track, start, trim_start, trim_end, gain_db, fade_in, fade_out, muted }) };
-    const kind = current.tracks.find((track) => track.id === block.track)?.kind;
-    problems.push(...blockProblems(next, kind, tracks, lengthOf).map((text) => ({ block_id: next.id, problem: text })));
+    problems.push(...blockProblems(next, placeableKinds(block, current.tracks), tracks, lengthOf).map((text) => ({ block_id: next.id, problem: text })));
     blocks.push(next);
   }
-  return { document: { tracks, blocks }, problems };
+  const leftOut = (block: Block) => !seen.has(block.id);
+  const removed = [...current.removed_blocks.filter(leftOut), ...current.blocks.filter(leftOut)].slice(-MAX_REMOVED_BLOCKS);
+  return { document: { tracks, blocks, removed_blocks: removed }, problems };
+}
+
+/**
+ * The kinds of track a block may go on: the kind of the track it was on, since the kind decides
+ * whether its source is heard or shown; for a removed block whose track is gone since, the kinds
+ * its source can be placed on (a chunk on a voice track, an asset on an audio track, a picture's
+ * file on the video track or, as its sound, on an audio track).
+ */
+function placeableKinds(block: Block, tracks: Track[]): Track['kind'][] {
+  const kind = tracks.find((track) => track.id === block.track)?.kind;
+  if (kind) return [kind];
+  if (block.source.kind === 'chunk') return ['voice'];
+  return block.source.kind === 'asset' ? ['audio'] : ['video', 'audio'];
 }
 
 function trackProblems(tracks: Track[]): LayoutProblem[] {
@@ -144,15 +162,12 @@ function trackProblems(tracks: Track[]): LayoutProblem[] {
   return problems;
 }
 
-/**
- * A block may move between tracks of the kind it was placed on (a chunk between voice tracks, a
- * picture stays on the video track), because the kind decides whether the source is heard or shown.
- */
-function blockProblems(block: Block, kind: Track['kind'] | undefined, tracks: Track[], lengthOf: SourceLength): string[] {
+/** A block may move between tracks of the kinds it may be placed on (a chunk between voice tracks, a picture stays on the video track). */
+function blockProblems(block: Block, kinds: Track['kind'][], tracks: Track[], lengthOf: SourceLength): string[] {
   const problems: string[] = [];
   const track = tracks.find((candidate) => candidate.id === block.track);
   if (!track) problems.push(`unknown track ${block.track}`);
-  else if (kind !== undefined && track.kind !== kind) problems.push(`the block belongs on a ${kind} track, not the ${track.kind} track ${track.id}`);
+  else if (!kinds.includes(track.kind)) problems.push(`the block belongs on a ${kinds.join(' or ')} track, not the ${track.kind} track ${track.id}`);
   if (block.start < 0 || block.trim_start < 0) problems.push('start and trim_start must not be negative');
   if (block.trim_end <= block.trim_start) problems.push('trim_end must be after trim_start');
   const length = lengthOf(block.source);

@@ -33,8 +33,9 @@ export function readOnlyProblems(layout: LayoutBody, before: EchoedView, after: 
   const stored = new Map(before.blocks.map((block) => [block.id, block]));
   const saved = new Map(after.blocks.map((block) => [block.id, block]));
   for (const given of layout.blocks) {
-    const was = stored.get(given.id);
     const now = saved.get(given.id);
+    // A removed block brought back is checked against what it has after the save (its source is its own).
+    const was = stored.get(given.id) ?? now;
     // An unknown block is reported by the layout itself.
     if (!was || !now) continue;
     if (given.source !== undefined && !isDeepStrictEqual(given.source, was.source)) problems.push(mismatch(given.id, 'source'));

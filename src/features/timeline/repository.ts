@@ -15,8 +15,8 @@ export class TimelineRepository {
   get(taskId: string): TimelineDocument | undefined {
     const row = this.db.prepare<[string], { version: number; document: string }>('SELECT version, document FROM timelines WHERE task_id = ?').get(taskId);
     if (!row) return undefined;
-    const { tracks, blocks } = Value.Parse(StoredTimelineSchema, JSON.parse(row.document));
-    return { version: row.version, tracks, blocks };
+    const { tracks, blocks, removed_blocks = [] } = Value.Parse(StoredTimelineSchema, JSON.parse(row.document));
+    return { version: row.version, tracks, blocks, removed_blocks };
   }
 
   /**
@@ -34,7 +34,7 @@ export class TimelineRepository {
             `INSERT INTO timelines (task_id, version, document, updated_at) VALUES (?, ?, ?, ?)
            ON CONFLICT (task_id) DO UPDATE SET version = excluded.version, document = excluded.document, updated_at = excluded.updated_at`,
           )
-          .run(taskId, expectedVersion + 1, JSON.stringify({ tracks: document.tracks, blocks: document.blocks }), now);
+          .run(taskId, expectedVersion + 1, JSON.stringify({ tracks: document.tracks, blocks: document.blocks, removed_blocks: document.removed_blocks }), now);
         return null;
       })
       .immediate();

@@ -45,7 +45,9 @@ export const timelineRoutes: FastifyPluginAsyncTypebox<{ timeline: TimelineServi
       operationId: 'saveTimelineLayout',
       tags,
       summary: 'Save block positions and properties (all at once, guarded by the version)',
-      description: '400 `invalid_layout` lists every problem as {block_id, problem}; 409 `timeline_version_conflict` gives current_version.',
+      description:
+        'A block left out is removed; a later layout listing a removed block’s id brings it back. ' +
+        '400 `invalid_layout` lists every problem as {block_id, problem}; 409 `timeline_version_conflict` gives current_version.',
       params: Params,
       body: LayoutBodySchema,
       response: withErrors({ 200: Type.Ref('Timeline') }, NOT_FOUND, { 400: ['invalid_layout'], 409: ['timeline_version_conflict'] }),

@@ -60,10 +60,16 @@ const derived = {
   source_duration: Nullable(Type.Number({ description: 'Length of the source in seconds; null when unknown (derived)' })),
 };
 
-/** The tracks and blocks of a timeline as stored (derived fields are computed on read, never stored). */
+const StoredBlockSchema = Type.Object({ ...editable, ...adjustable, source: BlockSourceSchema });
+
+/**
+ * The tracks and blocks of a timeline as stored (derived fields are computed on read, never stored),
+ * with the removed blocks a layout may bring back (absent in documents saved before they were kept).
+ */
 export const StoredTimelineSchema = Type.Object({
   tracks: Type.Array(TrackSchema),
-  blocks: Type.Array(Type.Object({ ...editable, ...adjustable, source: BlockSourceSchema })),
+  blocks: Type.Array(StoredBlockSchema),
+  removed_blocks: Type.Optional(Type.Array(StoredBlockSchema)),
 });
 
 export const TimelineSchema = Type.Object(
@@ -99,7 +105,11 @@ export const LayoutBodySchema = Type.Object(
         },
         { additionalProperties: false },
       ),
-      { maxItems: 10_000, description: 'Every block that stays: one left out is removed; blocks are only made by imports' },
+      {
+        maxItems: 10_000,
+        description:
+          'Every block that stays: one left out is removed, and listing a removed block’s id again brings it back with these fields; blocks are only made by imports',
+      },
     ),
     task_id: Type.Optional(Type.String({ description: READ_ONLY })),
     duration: Type.Optional(Type.Number({ description: READ_ONLY })),

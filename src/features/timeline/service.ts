@@ -105,7 +105,8 @@ export class TimelineService {
     const track = existing ?? { id: this.freeTrackId(current.tracks, name), kind: 'audio' as const, name, muted: false };
     const block = newBlock(track.id, { kind: 'asset', asset_id: asset.id }, options.start ?? 0, asset.duration, options.gainDb ?? 0);
     const tracks = existing ? current.tracks : [...current.tracks, track];
-    return { document: this.store(task, current.version, { tracks, blocks: [...current.blocks, block] }), blockId: block.id };
+    const document = this.store(task, current.version, { tracks, blocks: [...current.blocks, block], removed_blocks: current.removed_blocks });
+    return { document, blockId: block.id };
   }
 
   /**
@@ -156,7 +157,7 @@ export class TimelineService {
   }
 
   private unplayedMedia(task: TaskRecord, document: TimelineDocument): TimelineMedia[] {
-    const played = new Set(document.blocks.flatMap((block) => (block.source.kind === 'media' ? [block.source.media_id] : [])));
+    const played = playedMedia(document.blocks);
     return this.deps.timelines.listMedia(task.id).filter((candidate) => !played.has(candidate.id));
   }
 
@@ -202,7 +203,10 @@ export class TimelineService {
       blocks.push(sound);
       audioBlockId = sound.id;
     }
-    return { document: this.store(task, current.version, { tracks, blocks }), blockId: picture.id, audioBlockId };
+    // The pictures no block plays any more are deleted after this save, so removed blocks showing them cannot come back.
+    const played = playedMedia(blocks);
+    const removed = current.removed_blocks.filter((block) => block.source.kind !== 'media' || played.has(block.source.media_id));
+    return { document: this.store(task, current.version, { tracks, blocks, removed_blocks: removed }), blockId: picture.id, audioBlockId };
   }
 
   private store(task: TaskRecord, version: number, document: Omit<TimelineDocument, 'version'>): TimelineDocument {
@@ -259,6 +263,11 @@ export class TimelineService {
     for (let n = 2; tracks.some((track) => track.id === id); n++) id = `${base}-${n}`;
     return id;
   }
+}
+
+/** The ids of the imported pictures the blocks show or play the sound of. */
+function playedMedia(blocks: Block[]): Set<string> {
+  return new Set(blocks.flatMap((block) => (block.source.kind === 'media' ? [block.source.media_id] : [])));
 }
 
 function newBlock(track: string, source: BlockSource, start: number, length: number, gainDb: number): Block {

@@ -35,6 +35,11 @@ export interface TimelineDocument {
   version: number;
   tracks: Track[];
   blocks: Block[];
+  /**
+   * Blocks a layout left out, kept (neither shown nor played) so that a later layout listing the id
+   * again brings the block back, as Undo does; most recently removed last.
+   */
+  removed_blocks: Block[];
 }
 
 export interface TimelineMedia {

@@ -122,7 +122,7 @@ export function Inspector({ timeline, block, onChange, onRemove, disabled }: Ins
           type="button"
           disabled={disabled}
           onClick={() => {
-            if (confirm(`Remove ${label} from the timeline? Undo cannot bring it back: only an import can add a block again.`)) onRemove(block.id);
+            if (confirm(`Remove ${label} from the timeline? Undo brings it back.`)) onRemove(block.id);
           }}
         >
           Remove from timeline

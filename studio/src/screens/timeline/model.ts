@@ -60,17 +60,23 @@ export function formatSeconds(seconds: number): string {
 
 /**
  * An earlier layout as it can be brought back now: its tracks and its blocks' places, over the
- * timeline the service has. Blocks made since (imports) stay as they are; blocks the service no
- * longer has cannot come back, as a layout cannot create blocks.
+ * timeline the service has. A block this screen removed (`removedHere`) comes back as it was, since
+ * the service keeps removed blocks for a layout to list again, unless the picture it showed is gone
+ * (an import replaced it); and one missing from the earlier layout goes again (Redo of a removal, or
+ * Undo past the import that made it, which Redo undoes in turn).
+ * Other blocks made since (imports) stay as they are; other blocks gone since cannot come back.
  */
-export function restored(earlier: Timeline, current: Timeline): Timeline {
+export function restored(earlier: Timeline, current: Timeline, removedHere: ReadonlySet<string>): Timeline {
   const now = new Map(current.blocks.map((block) => [block.id, block]));
+  const media = new Set(current.media.map((item) => item.media_id));
   const kept = earlier.blocks.flatMap((block) => {
     const present = now.get(block.id);
-    return present ? [{ ...present, ...layoutFields(block) }] : [];
+    if (present) return [{ ...present, ...layoutFields(block) }];
+    const restorable = removedHere.has(block.id) && (block.source.kind !== 'media' || media.has(block.source.media_id));
+    return restorable ? [block] : [];
   });
   const earlierIds = new Set(earlier.blocks.map((block) => block.id));
-  const added = current.blocks.filter((block) => !earlierIds.has(block.id));
+  const added = current.blocks.filter((block) => !earlierIds.has(block.id) && !removedHere.has(block.id));
   const tracks = [...earlier.tracks, ...current.tracks.filter((track) => !earlier.tracks.some((old) => old.id === track.id))];
   return { ...current, tracks, blocks: [...kept, ...added] };
 }

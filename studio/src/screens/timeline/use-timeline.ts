@@ -26,6 +26,8 @@ export function useTimeline(taskId: string) {
   const unsaved = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const history = useRef<History<Timeline>>(emptyHistory());
+  /** Blocks this screen removed: Undo brings them back, Redo removes them again. */
+  const removedHere = useRef(new Set<string>());
   const [steps, setSteps] = useState({ undo: 0, redo: 0 });
 
   const accept = useCallback((stored: Timeline) => {
@@ -112,7 +114,10 @@ export function useTimeline(taskId: string) {
     (change: (current: Timeline) => Timeline, when: SaveWhen = 'now', group?: string) => {
       if (!latest.current) return;
       keepHistory(recorded(history.current, latest.current, group));
-      show(change(latest.current), when);
+      const next = change(latest.current);
+      const kept = new Set(next.blocks.map((block) => block.id));
+      for (const block of latest.current.blocks) if (!kept.has(block.id)) removedHere.current.add(block.id);
+      show(next, when);
     },
     [show],
   );
@@ -124,7 +129,7 @@ export function useTimeline(taskId: string) {
       const moved = step(history.current, latest.current);
       if (!moved) return;
       keepHistory(moved.history);
-      show(restored(moved.state, latest.current), 'now');
+      show(restored(moved.state, latest.current, removedHere.current), 'now');
     },
     [show],
   );

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Config } from '../platform/config.js';
 import type { EngineClient } from '../platform/engines/host/calls.js';
 import { ApiKeyRepository, KeyService, SessionRepository, SessionService } from '../features/access/index.js';
-import { CategoryRepository, VoiceRepository, enginePresets, VoiceService, PreviewService } from '../features/voices/index.js';
+import { CategoryRepository, VoiceRepository, enginePresets, VoiceService, PreviewService, VoiceMeasureFill } from '../features/voices/index.js';
 import { describeDatabase, type Db } from '../platform/store/database.js';
 import { engineInventory } from '../platform/engines/inventory.js';
 import type { EventBus } from '../platform/events.js';
@@ -63,7 +63,7 @@ export interface Services {
 /** The composition root: opens the platform and wires every capability to it. */
 export function createServices(config: Config): Services {
   const platform = openPlatform(config);
-  const voices = voiceServices(platform);
+  const { measureFill, ...voices } = voiceServices(platform);
   const speech = speechServices(platform, voices.voices);
   const media = mediaServices(platform, speech.chunks, speech.services.tasks);
   const system = systemService(platform);
@@ -105,17 +105,21 @@ export function createServices(config: Config): Services {
       queue.recover();
       speech.services.longForm.recover();
       await voices.cloning.sweepUploads();
+      measureFill.start();
     },
     close: async () => {
       clearInterval(assetSweep);
       storage.stop();
+      // The fill starts nothing more; its preview under way ends as the queue closes.
+      const measuring = measureFill.stop();
       await closePlatform(platform);
+      await measuring;
     },
   };
 }
 
 /** Voices and the capabilities that make them: presets, previews, clones and designs. */
-function voiceServices({ config, db, engines, queue, audio, voiceFiles, kept }: Platform) {
+function voiceServices({ config, db, engines, queue, audio, voiceFiles, kept, log }: Platform) {
   const voiceRepository = new VoiceRepository(db);
   // Presets are read from the engines on the first voice request, then at most every 5 minutes.
   const voices = new VoiceService({
@@ -132,9 +136,12 @@ function voiceServices({ config, db, engines, queue, audio, voiceFiles, kept }: 
   const presets = () => allPresets(voices);
   const findVoice = (id: string) => voices.get(id);
   const limits = { minSpeechSeconds: config.cloneMinSpeechSeconds, maxSampleSeconds: config.cloneMaxSampleSeconds };
+  const previews = new PreviewService({ engines, voiceFiles, queue, audio, voices: voiceRepository, findVoice, maxAudioSeconds: config.maxAudioSeconds, log });
+  const afterSeconds = config.measureVoicesAfterSeconds;
   return {
     voices,
-    previews: new PreviewService({ engines, voiceFiles, queue, audio, voices: voiceRepository, findVoice, maxAudioSeconds: config.maxAudioSeconds }),
+    previews,
+    measureFill: new VoiceMeasureFill({ voices, repository: voiceRepository, previews, queue, log, afterSeconds }),
     cloning: new CloneService({
       engines,
       queue,

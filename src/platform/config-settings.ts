@@ -244,4 +244,11 @@ export const SETTINGS = [
     description: 'Transcripts kept for recordings asked for again',
     parse: integer(0, 10_000),
   },
+  {
+    key: 'measureVoicesAfterSeconds',
+    env: 'TIMBRE_MEASURE_VOICES_AFTER_SECONDS',
+    flag: 'measure-voices-after-seconds',
+    description: 'Seconds after start before presets get their sample made and measured in the background, while the queue is idle (0: never)',
+    parse: integer(0, 86_400),
+  },
 ] as const satisfies readonly Setting<keyof Config>[];

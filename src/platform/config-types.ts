@@ -98,6 +98,8 @@ export interface Config {
   transcriptionWindowSeconds: number;
   /** Transcripts kept in memory, so a recording asked for again (another format) is not recognized again; 0 keeps none. */
   cachedTranscripts: number;
+  /** Seconds after start before presets whose sample was never made or measured get it, in the background while the queue is idle; 0: never. */
+  measureVoicesAfterSeconds: number;
   /** Development aid: check every response against the served OpenAPI document and record each mismatch. */
   contractCheck: boolean;
 }

@@ -76,6 +76,7 @@ const DEFAULTS: Omit<Config, 'dataDir'> = {
   cloneBaseEngines: [...BUILTIN_SYNTHESIZER_IDS],
   transcriptionWindowSeconds: 120,
   cachedTranscripts: 32,
+  measureVoicesAfterSeconds: 60,
   contractCheck: false,
 };
 

@@ -38,7 +38,10 @@ const ROOMY: RateLimits = Object.fromEntries(ALL_BUDGETS.map((budget) => [budget
 /** `flags` are `timbre serve` flags without their dashes (`{ 'max-text-chars': '100' }`). */
 export async function startInProcess(options: { flags?: Record<string, string>; env?: NodeJS.ProcessEnv } = {}): Promise<InProcessTimbre> {
   const dataDir = await tempDir();
-  const config = loadConfig({ TIMBRE_LOG_LEVEL: 'warn', TIMBRE_CONTRACT_CHECK: 'true', ...options.env }, { 'data-dir': dataDir, port: '0', ...options.flags });
+  const config = loadConfig(
+    { TIMBRE_LOG_LEVEL: 'warn', TIMBRE_CONTRACT_CHECK: 'true', TIMBRE_MEASURE_VOICES_AFTER_SECONDS: '0', ...options.env },
+    { 'data-dir': dataDir, port: '0', ...options.flags },
+  );
   const services = createServices(config);
   await services.recover();
   const app = await buildApp(config, services);

@@ -89,7 +89,7 @@ export async function startTimbre(options: { dataDir?: string; env?: Record<stri
   const dataDir = options.dataDir ?? (await tempDir());
   const child = spawn(process.execPath, [compiledTimbre(), 'serve', '--port', '0', '--data-dir', dataDir, ...(options.args ?? [])], {
     // Every response is checked against the API document; stop() fails on any mismatch.
-    env: { ...process.env, TIMBRE_LOG_LEVEL: 'warn', TIMBRE_CONTRACT_CHECK: 'true', ...options.env },
+    env: { ...process.env, TIMBRE_LOG_LEVEL: 'warn', TIMBRE_CONTRACT_CHECK: 'true', TIMBRE_MEASURE_VOICES_AFTER_SECONDS: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = await listeningUrl(child);

@@ -184,6 +184,8 @@ function importedRows(voice: ManifestVoice, id: string, samples: ReadonlyMap<str
     available: true,
     settings: voice.settings,
     previewPath: null,
+    medianF0Hz: null,
+    centroidHz: null,
     createdAt: at,
     updatedAt: at,
   };

@@ -55,6 +55,8 @@ export function newCustomVoice(parts: CustomVoiceParts): VoiceRecord {
     favorite: false,
     available: true,
     previewPath: null,
+    medianF0Hz: null,
+    centroidHz: null,
     createdAt: at,
     updatedAt: at,
   };

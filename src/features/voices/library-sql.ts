@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/store/database.js';
 import { ENGINES_BY_CLARITY } from '../../platform/speech/clarity.js';
 import { isMeasuredClear, libraryCategory, libraryTags, type LibraryVoice } from './library-tags.js';
-import { readSettings } from './voice-rows.js';
+import { measureOf, readSettings } from './voice-rows.js';
 
 /**
  * The library's tags and category in SQL, through functions registered on the connection that call
@@ -17,21 +17,36 @@ function jsonValue(text: unknown): unknown {
   }
 }
 
-function voiceOfColumns(type: unknown, engine: unknown, language: unknown, gender: unknown, settings: unknown): LibraryVoice {
+const numberOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+
+function voiceOfColumns(
+  type: unknown,
+  engine: unknown,
+  language: unknown,
+  gender: unknown,
+  settings: unknown,
+  f0: unknown = null,
+  centroid: unknown = null,
+): LibraryVoice {
   return {
     type: type === 'clone' || type === 'design' ? type : 'preset',
     engine: typeof engine === 'string' ? engine : '',
     language: typeof language === 'string' ? language : '',
     gender: gender === 'female' || gender === 'male' ? gender : null,
     settings: readSettings(jsonValue(settings)),
+    medianF0Hz: numberOrNull(f0),
+    centroidHz: numberOrNull(centroid),
   };
 }
 
 /** Registers the functions the fragments below call; idempotent (a second registration replaces the first). */
 export function registerLibraryFunctions(db: Db): void {
   const deterministic = { deterministic: true, varargs: false } as const;
-  db.function('voice_library_tags', deterministic, (type: unknown, engine: unknown, language: unknown, gender: unknown, settings: unknown) =>
-    JSON.stringify(libraryTags(voiceOfColumns(type, engine, language, gender, settings))),
+  db.function(
+    'voice_library_tags',
+    deterministic,
+    (type: unknown, engine: unknown, language: unknown, gender: unknown, settings: unknown, f0: unknown, centroid: unknown) =>
+      JSON.stringify(libraryTags(voiceOfColumns(type, engine, language, gender, settings, f0, centroid))),
   );
   db.function('voice_library_category', deterministic, (type: unknown, engine: unknown) => libraryCategory(voiceOfColumns(type, engine, '', null, '{}')));
   db.function('voice_is_clear', deterministic, (type: unknown, engine: unknown, settings: unknown) =>
@@ -40,7 +55,7 @@ export function registerLibraryFunctions(db: Db): void {
 }
 
 /** The library's tags of the row `v`, as JSON text. */
-export const LIBRARY_TAGS = 'voice_library_tags(v.type, v.engine, v.language, v.gender, v.settings)';
+export const LIBRARY_TAGS = `voice_library_tags(v.type, v.engine, v.language, v.gender, v.settings, ${measureOf('median_f0_hz')}, ${measureOf('centroid_hz')})`;
 /** The built-in category of the row `v`. */
 export const LIBRARY_CATEGORY = 'voice_library_category(v.type, v.engine)';
 

@@ -1,11 +1,12 @@
 import { isNeuralEngineId } from '../../platform/engines/engine-ids.js';
 import type { Gender } from '../../platform/engines/types.js';
+import { brightnessTag, pitchTag } from './measured-tags.js';
 import type { VoiceSettings, VoiceType } from './voice-rows.js';
 
 /**
  * What the library says of a voice, derived on every read from what is known for real (the engine,
  * the language tag, the gender the engine states, the intelligibility measured for a clone or
- * design), never stored: they cannot drift from the code and never touch the tags a user set.
+ * design, the pitch and brightness measured of its current sample), never stored: they cannot drift from the code and never touch the tags a user set.
  */
 
 /** Engines that speak by formant or diphone synthesis (eSpeak NG, with or without MBROLA): intelligible, plainly machine-like. */
@@ -63,6 +64,9 @@ export interface LibraryVoice {
   language: string;
   gender: Gender | null;
   settings: VoiceSettings;
+  /** Measured of the voice's current sample (sample-measures.ts); null when not measured. */
+  medianF0Hz: number | null;
+  centroidHz: number | null;
 }
 
 export function libraryCategoryKey(voice: Pick<LibraryVoice, 'type' | 'engine'>): LibraryCategoryKey {
@@ -89,7 +93,7 @@ function accentOf(language: string): string | undefined {
   return subtags.map((subtag) => REGION_ACCENTS[subtag.toUpperCase()]).find((accent) => accent !== undefined);
 }
 
-/** The library's tags of a voice: engine family, `clear` where measured, accent, gender. */
+/** The library's tags of a voice: engine family, `clear` where measured, accent, gender, then measured pitch and brightness. */
 export function libraryTags(voice: LibraryVoice): string[] {
   const family = libraryCategoryKey(voice);
   const tags: (string | undefined)[] = [
@@ -98,6 +102,8 @@ export function libraryTags(voice: LibraryVoice): string[] {
     isMeasuredClear(voice) ? 'clear' : undefined,
     accentOf(voice.language),
     voice.gender ?? undefined,
+    pitchTag(voice.medianF0Hz, voice.gender),
+    brightnessTag(voice.centroidHz),
   ];
   return tags.filter((tag) => tag !== undefined);
 }

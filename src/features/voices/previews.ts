@@ -19,6 +19,8 @@ import { renderingOf, VoiceRenderingSchema } from '../../platform/speech/voice-r
 import { checkAudioBudget, expectedAudioSeconds, QUICK_SPEECH_SECONDS } from '../../platform/speech/speech-budget.js';
 import type { VoiceFiles } from '../../platform/speech/voice-files.js';
 import { primaryLanguage } from '../../platform/text/language-tag.js';
+import type { Log } from '../../platform/log.js';
+import { measureSample } from './sample-measures.js';
 
 /** Characters (code points) a caller's own preview text may have. */
 export const PREVIEW_MAX_CHARS = 300;
@@ -63,10 +65,12 @@ export interface PreviewDeps {
   voiceFiles: VoiceFiles;
   queue: JobQueue;
   audio: AudioStore;
-  voices: Pick<VoiceRepository, 'setPreview'>;
+  voices: Pick<VoiceRepository, 'setPreview' | 'recordMeasures' | 'isMeasured'>;
   findVoice(id: string): Promise<PreviewVoice>;
   /** Seconds of audio a preview may make (TIMBRE_MAX_AUDIO_SECONDS). */
   maxAudioSeconds: number;
+  /** Where a sample that could not be measured is reported (the sample itself is served regardless). */
+  log: Log;
 }
 
 export interface PreviewResult {
@@ -103,7 +107,7 @@ export class PreviewService {
     deps.queue.register(PREVIEW_JOB, (payload, context) => this.runPreview(payload, context));
   }
 
-  async generatePreview(voiceId: string, options: { text?: string; language?: string }, ownerKeyId: string): Promise<PreviewResult> {
+  async generatePreview(voiceId: string, options: { text?: string; language?: string }, ownerKeyId: string | null): Promise<PreviewResult> {
     if (options.text !== undefined) checkTextLength(options.text, PREVIEW_MAX_CHARS);
     const voice = await this.deps.findVoice(voiceId);
     assertUsable(voice);
@@ -115,7 +119,10 @@ export class PreviewService {
     if (voice.previewPath === stored) {
       const audio = await readFile(this.deps.audio.absolute(stored)).catch(() => undefined);
       // A file removed meanwhile (a newer preview replaced it) is simply rendered again.
-      if (audio) return { voiceId: voice.id, audio, duration: durationOf(parseWav(audio)), cached: true, text, language };
+      if (audio) {
+        this.measureOnce(voice.id, stored, audio);
+        return { voiceId: voice.id, audio, duration: durationOf(parseWav(audio)), cached: true, text, language };
+      }
     }
 
     const request: PreviewPayload['request'] = { text: normalizeText(text, language), voice: voice.engineVoice, language };
@@ -136,15 +143,30 @@ export class PreviewService {
    * stored; requests that come while it is being made wait for that one rendering. `cached` is false
    * only for the request that rendered it.
    */
-  async preview(voiceId: string, ownerKeyId: string): Promise<{ voiceId: string; audio: Buffer; duration: number; cached: boolean }> {
+  async preview(voiceId: string, ownerKeyId: string | null): Promise<{ voiceId: string; audio: Buffer; duration: number; cached: boolean }> {
     const voice = await this.deps.findVoice(voiceId);
     const audio = voice.previewPath ? await readFile(this.deps.audio.absolute(voice.previewPath)).catch(() => undefined) : undefined;
-    if (audio) return { voiceId: voice.id, audio, duration: durationOf(parseWav(audio)), cached: true };
+    if (audio && voice.previewPath) {
+      this.measureOnce(voice.id, voice.previewPath, audio);
+      return { voiceId: voice.id, audio, duration: durationOf(parseWav(audio)), cached: true };
+    }
     const making = this.making.get(voice.id);
     if (making) return { ...(await making), cached: true };
     const made = this.generatePreview(voice.id, {}, ownerKeyId).finally(() => this.making.delete(voice.id));
     this.making.set(voice.id, made);
     return made;
+  }
+
+  /**
+   * Measures the voice's sample at `path` unless it was measured (sample-measures.ts; a few
+   * milliseconds). A failure (a full disk refusing the row) leaves it unmeasured, to be measured on a later read.
+   */
+  private measureOnce(voiceId: string, path: string, audio: Buffer): void {
+    try {
+      if (!this.deps.voices.isMeasured(voiceId, path)) this.deps.voices.recordMeasures(voiceId, path, measureSample(parseWav(audio)), new Date().toISOString());
+    } catch (error) {
+      this.deps.log.warn({ err: error, voiceId }, 'the voice sample could not be measured');
+    }
   }
 
   private async runPreview(payload: PreviewPayload, context: JobRunContext): Promise<Record<string, unknown>> {
@@ -169,6 +191,7 @@ export class PreviewService {
     if (recorded.previous && recorded.previous !== payload.stored) {
       await this.deps.audio.remove(recorded.previous).catch(() => undefined);
     }
+    this.measureOnce(payload.voiceId, payload.stored, await readFile(this.deps.audio.absolute(payload.stored)));
     return { voice_id: payload.voiceId, preview_url: previewUrl(payload.voiceId), duration: spoken.duration };
   }
 }

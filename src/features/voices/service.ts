@@ -98,6 +98,8 @@ function presetRecord(info: VoiceInfo, at: string): VoiceRecord {
     available: true,
     settings: {},
     previewPath: null,
+    medianF0Hz: null,
+    centroidHz: null,
     createdAt: at,
     updatedAt: at,
   };
@@ -126,6 +128,7 @@ export function publicVoice(voice: VoiceDetails) {
     created_at: voice.createdAt,
     updated_at: voice.updatedAt,
     preview_url: voice.previewPath ? `/api/voices/${encodeURIComponent(voice.id)}/preview` : null,
+    sample_measures: voice.medianF0Hz === null && voice.centroidHz === null ? null : { median_f0_hz: voice.medianF0Hz, centroid_hz: voice.centroidHz },
     samples: voice.samples.map((sample) => ({ id: sample.id, duration: sample.duration, sample_rate: sample.sampleRate, transcript: sample.transcript })),
     settings: voice.settings,
     clone_method: voice.settings.clone_method ?? null,

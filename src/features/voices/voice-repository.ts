@@ -1,6 +1,7 @@
 import { writeReturning, type Db } from '../../platform/store/database.js';
 import { CLEAREST_FIRST, LIBRARY_CATEGORY, LIBRARY_TAGS, registerLibraryFunctions } from './library-sql.js';
 import { assignmentsOf } from '../../platform/store/rows.js';
+import type { SampleMeasures } from './sample-measures.js';
 import {
   fromRow,
   sampleFromRow,
@@ -193,6 +194,35 @@ export class VoiceRepository {
     if (!row) return undefined;
     this.db.prepare('UPDATE voices SET preview_path = ? WHERE id = ?').run(path, id);
     return { previous: row.preview_path };
+  }
+
+  /** Records what was measured of the voice's sample at `previewPath`, unless the voice is gone or has another sample by now. */
+  recordMeasures(id: string, previewPath: string, measures: SampleMeasures, at: string): void {
+    this.db
+      .prepare(
+        `INSERT INTO voice_measures (voice_id, preview_path, median_f0_hz, centroid_hz, measured_at)
+         SELECT @id, @previewPath, @medianF0Hz, @centroidHz, @at WHERE EXISTS (SELECT 1 FROM voices WHERE id = @id AND preview_path = @previewPath)
+         ON CONFLICT (voice_id) DO UPDATE SET preview_path = excluded.preview_path, median_f0_hz = excluded.median_f0_hz,
+           centroid_hz = excluded.centroid_hz, measured_at = excluded.measured_at`,
+      )
+      .run({ id, previewPath, ...measures, at });
+  }
+
+  /** Whether the sample at `previewPath` was measured for this voice. */
+  isMeasured(id: string, previewPath: string): boolean {
+    return this.db.prepare('SELECT 1 FROM voice_measures WHERE voice_id = ? AND preview_path = ?').get(id, previewPath) !== undefined;
+  }
+
+  /** Available presets whose current sample (if any) was never measured, but for `skipped`, by name. */
+  unmeasuredPresets(skipped: readonly string[], limit: number): string[] {
+    return this.db
+      .prepare<[string, number], string>(
+        `SELECT v.id FROM voices v WHERE v.type = 'preset' AND v.available = 1 AND v.id NOT IN (SELECT value FROM json_each(?))
+           AND NOT EXISTS (SELECT 1 FROM voice_measures vm WHERE vm.voice_id = v.id AND vm.preview_path = v.preview_path)
+         ORDER BY v.name COLLATE NOCASE, v.id LIMIT ?`,
+      )
+      .pluck()
+      .all(JSON.stringify(skipped), limit);
   }
 
   delete(id: string): boolean {

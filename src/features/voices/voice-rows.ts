@@ -30,6 +30,9 @@ export interface VoiceRecord {
   settings: VoiceSettings;
   /** Relative to the data directory. */
   previewPath: string | null;
+  /** Median F0 and spectral centroid (Hz) measured of the current preview (sample-measures.ts), joined in for reading; ignored on writes. */
+  medianF0Hz: number | null;
+  centroidHz: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -111,9 +114,13 @@ export const WITH_UNWRITTEN = `(SELECT ${VOICE_COLUMNS.join(', ')} FROM voices U
   SELECT ${VOICE_COLUMNS.map((column) => `u.value ->> '${RECORD_FIELD(column)}'`).join(', ')}
   FROM json_each(@unwritten) u WHERE NOT EXISTS (SELECT 1 FROM voices w WHERE w.id = u.value ->> 'id'))`;
 
-/** Voices with their category's name, from the table alone or with presets not written yet. */
+/** A measure of the row `v`'s current sample (a measure of an older sample is not its own), or NULL. */
+export const measureOf = (column: 'median_f0_hz' | 'centroid_hz') =>
+  `(SELECT vm.${column} FROM voice_measures vm WHERE vm.voice_id = v.id AND vm.preview_path = v.preview_path)`;
+
+/** Voices with their category's name and their sample's measures, from the table alone or with presets not written yet. */
 export const selectVoice = (unwritten: readonly VoiceRecord[]) =>
-  `SELECT v.*, c.name AS category FROM ${unwritten.length > 0 ? WITH_UNWRITTEN : 'voices'} v LEFT JOIN categories c ON c.id = v.category_id`;
+  `SELECT v.*, c.name AS category, ${measureOf('median_f0_hz')} AS median_f0_hz, ${measureOf('centroid_hz')} AS centroid_hz FROM ${unwritten.length > 0 ? WITH_UNWRITTEN : 'voices'} v LEFT JOIN categories c ON c.id = v.category_id`;
 
 export function toRow(voice: VoiceRecord) {
   return {

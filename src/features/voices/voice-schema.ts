@@ -39,13 +39,28 @@ export const READ_ONLY = {
   category_id: Type.Union([Type.String(), Type.Null()]),
   library_tags: Type.Array(Type.String(), {
     description:
-      'Tags the library derives from what it knows (engine family neural/classic/robotic or clone/design, clear where measured intelligible, accent of the language region, gender); kept apart from `tags`, which are the user’s',
+      'Tags the library derives from what it knows (engine family neural/classic/robotic or clone/design, clear where measured intelligible, accent of the language region, gender, and from its measured sample deep or high-pitched and warm or bright); kept apart from `tags`, which are the user’s',
   }),
   library_category: Type.String({ description: 'The built-in category: Natural (neural), Classic, Robotic, Cloned or Designed' }),
   available: Type.Boolean({ description: 'False when the engine of a preset is no longer installed; favorites and tags are kept' }),
   created_at: TimestampSchema,
   updated_at: TimestampSchema,
   preview_url: Type.Union([Type.String(), Type.Null()]),
+  sample_measures: Type.Union(
+    [
+      Type.Object({
+        median_f0_hz: Type.Union([Type.Number(), Type.Null()], { description: 'Median fundamental frequency over voiced frames, Hz' }),
+        centroid_hz: Type.Union([Type.Number(), Type.Null()], {
+          description: 'Spectral centroid of the voiced frames up to 8 kHz, Hz (higher sounds brighter)',
+        }),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        'What was measured of the voice’s sample (preview_url), from which the pitch and brightness library_tags come; null until measured, or when no frame of the sample was voiced',
+    },
+  ),
   samples: Type.Array(
     Type.Object({
       id: Type.String(),

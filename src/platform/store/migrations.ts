@@ -276,4 +276,18 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX jobs_task ON jobs (task_id, state);
     `,
   },
+  {
+    version: 12,
+    name: 'each voice’s sample is measured once: median pitch and spectral centroid, for the library’s pitch and brightness tags',
+    sql: `
+      -- preview_path is the sample measured (its name hashes all that shaped it): a new sample is measured anew.
+      CREATE TABLE voice_measures (
+        voice_id     TEXT PRIMARY KEY REFERENCES voices (id) ON DELETE CASCADE,
+        preview_path TEXT NOT NULL,
+        median_f0_hz REAL,
+        centroid_hz  REAL,
+        measured_at  TEXT NOT NULL
+      );
+    `,
+  },
 ];

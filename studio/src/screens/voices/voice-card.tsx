@@ -4,7 +4,7 @@ import { JobProgress } from '../../components/job-progress.js';
 import { hrefOf } from '../../routes.js';
 import { QualitySummary } from './quality.js';
 import type { PreviewPlayer } from './use-preview-player.js';
-import { elementId, languageName, TYPE_LABELS, type Voice } from './voice-text.js';
+import { elementId, languageName, measuredTagNote, TYPE_LABELS, type Voice } from './voice-text.js';
 
 interface VoiceCardProps {
   voice: Voice;
@@ -45,7 +45,7 @@ export function VoiceCard({ voice, player, expanded, onExpand, onFavorite, favor
         {voice.library_tags
           .filter((tag) => !voice.tags.includes(tag))
           .map((tag) => (
-            <li key={`library-${tag}`} class="library">
+            <li key={`library-${tag}`} class="library" title={measuredTagNote(voice, tag)}>
               {tag}
             </li>
           ))}

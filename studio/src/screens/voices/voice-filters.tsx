@@ -34,7 +34,15 @@ export function VoiceFilters({ values, search, onSearch, onChange, catalog, cate
   return (
     <form class="voice-filters" role="search" aria-label="Filter voices" onSubmit={(event) => event.preventDefault()}>
       <Field label="Search" class="grow">
-        {(id) => <input id={id} type="search" value={search} placeholder="Name, description or tag" onInput={(event) => onSearch(event.currentTarget.value)} />}
+        {(id) => (
+          <input
+            id={id}
+            type="search"
+            value={search}
+            placeholder="Name, description or tag (warm, deep, british…)"
+            onInput={(event) => onSearch(event.currentTarget.value)}
+          />
+        )}
       </Field>
       <Field label="Type">
         {(id) => (

@@ -33,3 +33,12 @@ export function elementId(prefix: string, voiceId: string): string {
 export function isCustom(voice: Voice): boolean {
   return voice.type !== 'preset';
 }
+
+/** What a tag measured of the voice's sample rests on, as a tooltip (docs/api.md gives the thresholds); undefined for other tags. */
+export function measuredTagNote(voice: Voice, tag: string): string | undefined {
+  const measures = voice.sample_measures;
+  if (!measures) return undefined;
+  if ((tag === 'deep' || tag === 'high-pitched') && measures.median_f0_hz !== null) return `Measured: median pitch ${Math.round(measures.median_f0_hz)} Hz`;
+  if ((tag === 'warm' || tag === 'bright') && measures.centroid_hz !== null) return `Measured: spectral centroid ${Math.round(measures.centroid_hz)} Hz`;
+  return undefined;
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { REFERENCE_AUDIO } from '../helpers/paths.js';
-import { useStudio } from './studio.js';
+import { assertAccessible, useStudio } from './studio.js';
 
 /**
  * A clone runs real engines. This screen's tests are about the page, so clones start from Pico's
@@ -32,6 +32,7 @@ describe('Clone screen', () => {
     // The whole sample starts as one region the person can drag.
     await waveform.locator('[part~="region"]').first().waitFor();
     await page.getByText('Uses one whole sample.').waitFor();
+    await assertAccessible(page, 'Clone with an uploaded sample');
 
     await page.getByLabel('Name').fill('Studio JFK clone');
     await page.getByRole('button', { name: 'Clone the voice' }).click();
@@ -76,6 +77,7 @@ describe('Clone screen', () => {
     } else if (voice.similarity !== null && voice.baseline_similarity !== null) {
       await result.getByText('The clone is closer to the sample than the nearest ready-made voice').waitFor();
     }
+    await assertAccessible(page, 'Clone with its result');
     await result.scrollIntoViewIfNeeded();
     await studio.shoot(page, 'clone');
 
@@ -90,7 +92,7 @@ describe('Clone screen', () => {
     const page = await studio.open('clone', 'desktop');
     await page.getByLabel('Add audio files').setInputFiles(`${REFERENCE_AUDIO}/jfk.wav`);
     await waveformDrawn(page, 'jfk.wav');
-    await page.getByRole('button', { name: 'Split the last part of jfk.wav' }).click();
+    await page.getByRole('button', { name: 'Split last part of jfk.wav' }).click();
     await page.getByLabel('jfk.wav, part 1 start (s)').fill('0.5');
     await page.getByLabel('jfk.wav, part 1 start (s)').press('Tab');
     await page.getByText('Uses 2 parts of 1 recording.').waitFor();
@@ -136,6 +138,7 @@ describe('Clone screen', () => {
     await voiceSearch.waitFor({ state: 'attached' });
     if (!kokoro) assert.match((await voiceSearch.textContent()) ?? '', /needs the Kokoro model installed/);
     assert.equal(await page.getByRole('button', { name: 'Clone the voice' }).isEnabled(), true);
+    await assertAccessible(page, 'Clone with a recorded sample (phone)');
 
     await studio.shoot(page, 'clone');
     const overflow = await page.locator('html').evaluate((root) => root.scrollWidth - root.clientWidth);

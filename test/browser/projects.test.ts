@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { components } from '../../src/client/schema.js';
 import { REPO_ROOT } from '../helpers/paths.js';
-import { useStudio } from './studio.js';
+import { assertAccessible, useStudio } from './studio.js';
 
 type Project = components['schemas']['Project'];
 
@@ -20,7 +20,7 @@ const LINES = [
   { speaker: 'Ben', text: 'Thank you for having me.' },
 ];
 
-/** Waits until `count` chunks are shown, each completed. */
+/** Waits until `count` sentences (chunks) are shown, each completed. */
 async function chunksDone(page: Page, count: number): Promise<void> {
   await page.waitForFunction(
     (expected) => {
@@ -98,10 +98,13 @@ describe('projects screen', () => {
 
     await page.getByRole('button', { name: 'Generate' }).click();
     await chunksDone(page, LINES.length);
-    await page.getByRole('listitem', { name: 'Chunk 3' }).getByText(LINES[2]!.text).waitFor();
+    await page.getByRole('listitem', { name: 'Sentence 3' }).getByText(LINES[2]!.text).waitFor();
     await page.getByRole('link', { name: 'Open in timeline' }).waitFor();
+    // The open task is named by its first words, as in the list above it.
+    await page.getByRole('heading', { name: '“Good morning and welcome to the show. Today…”' }).waitFor();
     // The project's list of tasks has caught up with the finished task (it reads the project once more).
     await page.locator('[aria-label="Tasks of the project"] li[data-status="completed"]').waitFor({ timeout: SYNTHESIS });
+    await assertAccessible(page, 'a project open and generated');
 
     // Another tab renames the project meanwhile: the next edit here is refused, said in plain words, and the project reloaded.
     const renamed = 'Morning show, renamed elsewhere';
@@ -138,13 +141,14 @@ describe('projects screen', () => {
       assert.equal(await row.getByLabel('Text').inputValue(), line.text);
     }
     await chunksDone(page, LINES.length);
-    for (const index of LINES.keys()) assert.ok((await loadedDuration(page, `Audio of chunk ${index + 1}`)) > 0);
+    for (const index of LINES.keys()) assert.ok((await loadedDuration(page, `Audio of sentence ${index + 1}`)) > 0);
 
     // At phone width nothing scrolls sideways.
     const phone = await studio.open(`projects?project=${projectId}`, 'phone');
     await chunksDone(phone, LINES.length);
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at 390 px`);
+    await assertAccessible(phone, 'a project open and generated (phone)');
 
     // Deleting asks first, naming what goes; then the project is gone from the service.
     await page.getByRole('button', { name: 'Delete project' }).click();

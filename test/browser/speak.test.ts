@@ -2,7 +2,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stat } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { useStudio } from './studio.js';
+import { assertAccessible, useStudio } from './studio.js';
 
 /** Synthesis is real; a built-in voice answers in seconds, but the machine may be busy. */
 const GENERATION_MS = 60_000;
@@ -85,6 +85,7 @@ describe('Speak screen', () => {
     assert.match(file.suggestedFilename(), /^Hello from Timbre Studio\. This sentence.* - speech\.mp3$/);
     const saved = await file.path();
     assert.ok((await stat(saved)).size > 4000, 'the downloaded MP3 has the speech');
+    await assertAccessible(page, 'Speak with a generated result');
     await studio.shoot(page, 'speak');
 
     // The list survives a reload: it is kept for the browser session.
@@ -134,6 +135,7 @@ describe('Speak screen', () => {
       .waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.equal(overflow, 0, 'no horizontal page overflow at 390 px');
+    await assertAccessible(page, 'Speak with a generated result (phone)');
     await studio.shoot(page, 'speak');
   });
 

@@ -1,6 +1,8 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { after, afterEach, before } from 'node:test';
 import assert from 'node:assert/strict';
+import type { AxeResults, Result } from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createKeyWithCli, GENEROUS_LIMITS, startTimbre, removeDir, type CreatedKey, type RunningTimbre } from '../helpers/timbre.js';
 import { REPO_ROOT } from '../helpers/paths.js';
@@ -92,4 +94,31 @@ export function useStudio(options: { args?: string[]; env?: () => Record<string,
     if (studio.server) await removeDir(studio.server.dataDir);
   });
   return studio;
+}
+
+/** The impacts a person with a screen reader or a keyboard cannot work around; minor and moderate ones are reported by axe but not failed on. */
+const FAILING_IMPACTS = new Set(['serious', 'critical']);
+
+const AXE_SOURCE = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+function describeViolation(violation: Result): string {
+  const nodes = violation.nodes.map((node) => `    ${node.target.join(' ')}: ${node.failureSummary?.replaceAll('\n', ' ') ?? ''}`);
+  return `  ${violation.impact ?? 'unknown'} ${violation.id}: ${violation.help} (${violation.helpUrl})\n${nodes.join('\n')}`;
+}
+
+/** The page as it is now, checked by axe-core: each serious or critical violation described, none when there is none. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated rather than added as a script tag: the studio's Content-Security-Policy (rightly) refuses inline scripts.
+  await page.evaluate(`${await AXE_SOURCE}\n;undefined`);
+  // label-content-name-mismatch is experimental in axe, so off unless asked for; a button whose name does not start with its visible words is one a voice-control user cannot say.
+  const results = await page.evaluate<AxeResults>(
+    "axe.run(document, { resultTypes: ['violations'], rules: { 'label-content-name-mismatch': { enabled: true } } })",
+  );
+  return results.violations.filter((violation) => FAILING_IMPACTS.has(violation.impact ?? '')).map(describeViolation);
+}
+
+/** Fails unless axe-core finds no serious or critical violation on the page as it is now (after an action: what only an action shows). */
+export async function assertAccessible(page: Page, label: string): Promise<void> {
+  const violations = await seriousViolations(page);
+  assert.deepEqual(violations, [], `serious or critical violations on ${label}:\n${violations.join('\n')}`);
 }

@@ -6,7 +6,7 @@ import { TEST_CATALOG_ENV } from '../../src/platform/models/catalog.js';
 import { startRedis, type RunningRedis } from '../helpers/redis.js';
 import { startModelMirrors, type ModelMirrors } from '../helpers/stalled-model.js';
 import { removeDir, tempDir } from '../helpers/timbre.js';
-import { useStudio } from './studio.js';
+import { assertAccessible, useStudio } from './studio.js';
 
 const LONG_TEXT = Array.from({ length: 30 }, (_, index) => `This is sentence number ${index + 1} of a long text that keeps the engine busy.`).join(' ');
 const SLOW_VOICE = 'festival:cmu_us_slt_arctic_hts';
@@ -108,6 +108,7 @@ describe('System screen', () => {
       .getByText(/running and \d+ queued of yours/)
       .waitFor();
     await assertNoPageOverflow(page);
+    await assertAccessible(page, 'System (phone)');
     await studio.shoot(page, 'system');
   });
 });
@@ -167,6 +168,7 @@ describe('System screen, installing neural models', () => {
     // Half the archive arrives, then nothing: the bar stays at 45 % (the download is 90 % of an install).
     await stalled.getByText('Working: downloading (45 %)').waitFor({ timeout: 30_000 });
     assert.equal(await stalled.getByRole('progressbar', { name: 'Installing Stalled test model' }).getAttribute('value'), '45');
+    await assertAccessible(page, 'System with the models panel and an install under way');
     await studio.shoot(page, 'system-models');
     await stalled.getByRole('button', { name: 'Cancel' }).click();
     await stalled.getByRole('button', { name: 'Install' }).waitFor({ timeout: 15_000 });

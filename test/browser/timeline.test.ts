@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { removeDir, tempDir } from '../helpers/timbre.js';
-import { useStudio } from './studio.js';
+import { assertAccessible, useStudio } from './studio.js';
 
 const run = promisify(execFile);
 
@@ -150,6 +150,7 @@ describe('Timeline screen', () => {
     const first = page.getByRole('button', { name: /^Chunk 1,/ });
     const second = page.getByRole('button', { name: /^Chunk 2,/ });
     await second.waitFor();
+    await assertAccessible(page, 'the timeline with its blocks');
     const before = await timeline();
     assert.ok(Math.abs((await shownStart(page, 'Chunk 2')) - chunkBlock(before, 1).start) < 0.006, 'the block stands where the API has it');
 
@@ -197,10 +198,42 @@ describe('Timeline screen', () => {
     await studio.shoot(page, 'timeline');
   });
 
+  test('a removed block comes back with Ctrl+Z as it was, and Ctrl+Shift+Z removes it again', { timeout: JOB_MS }, async () => {
+    const page = await studio.open(`timeline?task=${taskId}`);
+    const second = page.getByRole('button', { name: /^Chunk 2,/ });
+    await second.waitFor();
+    const hasSecond = (stored: TimelineView) => stored.blocks.some((block) => block.source.kind === 'chunk' && block.source.index === 1);
+    const before = chunkBlock(await timeline(), 1);
+
+    await second.click();
+    const confirmation = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.message());
+        void dialog.accept();
+      }),
+    );
+    await page.getByRole('region', { name: 'Block: Chunk 2' }).getByRole('button', { name: 'Remove from timeline' }).click();
+    assert.match(await confirmation, /Undo brings it back/, 'the confirmation says Undo can bring the block back');
+    await second.waitFor({ state: 'detached' });
+    await storedTimeline((stored) => !hasSecond(stored), 'the removal is saved');
+
+    await page.keyboard.press('Control+z');
+    await second.waitFor();
+    const restored = await storedTimeline(hasSecond, 'undo brings the block back');
+    assert.deepEqual(chunkBlock(restored, 1), before, 'the block is back at its place with its trims, gain and fades');
+
+    await page.keyboard.press('Control+Shift+z');
+    await second.waitFor({ state: 'detached' });
+    await storedTimeline((stored) => !hasSecond(stored), 'redo removes it again');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await storedTimeline(hasSecond, 'the Undo button brings it back too');
+  });
+
   test('fits a phone and moves a block with the keyboard there', { timeout: JOB_MS }, async () => {
     const page = await studio.open(`timeline?task=${taskId}`, 'phone');
     const first = page.getByRole('button', { name: /^Chunk 1,/ });
     await first.waitFor();
+    await assertAccessible(page, 'the timeline with its blocks (phone)');
     const before = chunkBlock(await timeline(), 0).start;
     await first.focus();
     await page.keyboard.press('Shift+ArrowLeft');

@@ -149,7 +149,12 @@ export function SpeakScreen({ params }: { params: URLSearchParams }) {
         {task && !browserPlays(task.format) ? <p class="hint">Browsers do not play {task.format.toUpperCase()}: download the file to use it.</p> : null}
         {task && task.status === 'completed' ? (
           <div class="row">
-            <a class="speak-download" href={taskAudioUrl(task.taskId)} download={fileNameOf(task)} aria-label={`Download ${fileNameOf(task)}`}>
+            <a
+              class="speak-download"
+              href={taskAudioUrl(task.taskId)}
+              download={fileNameOf(task)}
+              aria-label={`Download ${task.format.toUpperCase()}: ${fileNameOf(task)}`}
+            >
               Download {task.format.toUpperCase()}
             </a>
             {task.duration !== null ? <span class="hint">{task.duration.toFixed(1)} s</span> : null}

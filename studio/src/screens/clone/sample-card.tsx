@@ -88,7 +88,11 @@ export function SampleCard({ sample, onChange, onRemove }: SampleCardProps) {
                 />
               </label>
               {sample.parts.length > 1 ? (
-                <button type="button" onClick={() => relayout(sample.parts.filter((_, i) => i !== index))} aria-label={`Remove ${name}`}>
+                <button
+                  type="button"
+                  onClick={() => relayout(sample.parts.filter((_, i) => i !== index))}
+                  aria-label={`Remove part ${index + 1} of ${sample.label}`}
+                >
                   Remove part
                 </button>
               ) : null}
@@ -97,14 +101,14 @@ export function SampleCard({ sample, onChange, onRemove }: SampleCardProps) {
         })}
       </ol>
       <div class="row">
-        <button type="button" onClick={splitLast} aria-label={`Split the last part of ${sample.label}`}>
+        <button type="button" onClick={splitLast} aria-label={`Split last part of ${sample.label}`}>
           Split last part
         </button>
         <button
           type="button"
           onClick={() => relayout([{ start: 0, end: sample.duration, words: '' }])}
           disabled={usedWhole(sample)}
-          aria-label={`Use all of ${sample.label}`}
+          aria-label={`Use whole sample ${sample.label}`}
         >
           Use whole sample
         </button>

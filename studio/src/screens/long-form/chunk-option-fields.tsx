@@ -7,7 +7,7 @@ export interface ChunkOptionText {
 
 export const NO_OPTIONS: ChunkOptionText = { speed: '', seed: '', maxChars: '' };
 
-/** Speed, seed (one for every chunk, so the voice does not drift) and the longest chunk. */
+/** Speed, seed (one for every chunk, so the voice does not drift) and the longest chunk, shown as the longest part of a sentence. */
 export function ChunkOptionFields({ value, onChange }: { value: ChunkOptionText; onChange: (value: ChunkOptionText) => void }) {
   const field = (name: keyof ChunkOptionText) => (event: { currentTarget: HTMLInputElement }) => onChange({ ...value, [name]: event.currentTarget.value });
   return (
@@ -21,7 +21,7 @@ export function ChunkOptionFields({ value, onChange }: { value: ChunkOptionText;
         <input id="lf-seed" type="number" min={0} step={1} placeholder="random" value={value.seed} onInput={field('seed')} />
       </label>
       <label for="lf-max-chars">
-        Longest chunk (characters)
+        Longest part (characters)
         <input id="lf-max-chars" type="number" min={20} max={5000} step={1} placeholder="400" value={value.maxChars} onInput={field('maxChars')} />
       </label>
     </div>

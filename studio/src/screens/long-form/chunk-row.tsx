@@ -2,10 +2,12 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../../api.js';
 import { Field } from '../../components/field.js';
 import { ErrorNote } from '../../components/notice.js';
+import { statusWords } from '../../components/task-words.js';
 import { useTask } from '../../components/use-task.js';
 import { optionalNumber } from './script.js';
 import { chunkAudioUrl, type Chunk } from './use-long-form-task.js';
 import { voiceName } from './voice-select.js';
+import { standInWords } from './words.js';
 
 interface ChunkRowProps {
   taskId: string;
@@ -18,9 +20,11 @@ interface ChunkRowProps {
 
 const seconds = (value: number | null) => (value === null ? '' : `${value.toFixed(2)} s`);
 
-/** One chunk: its state, its selected take to play, the choice between takes, and a new take. */
+/** One chunk, shown as a sentence: its state, its selected take to play, the choice between takes, and a new take. */
 export function ChunkRow({ taskId, chunk, voices, onRegenerated, onSelected }: ChunkRowProps) {
   const number = chunk.index + 1;
+  const name = `Sentence ${number}`;
+  const standIn = standInWords(chunk, voices);
   const ids = { text: useId(), seed: useId() };
   const [text, setText] = useState(chunk.text);
   const [seed, setSeed] = useState('');
@@ -45,28 +49,28 @@ export function ChunkRow({ taskId, chunk, voices, onRegenerated, onSelected }: C
     });
 
   return (
-    <li class="chunk" aria-label={`Chunk ${number}`} data-state={chunk.state}>
+    <li class="chunk" aria-label={name} data-state={chunk.state}>
       <div class="chunk-head">
-        <strong>#{number}</strong>
+        <strong>{name}</strong>
         {chunk.speaker && chunk.speaker !== voiceName(voices, chunk.voice_id) ? <strong class="chunk-speaker">{chunk.speaker}</strong> : null}
         <span>{voiceName(voices, chunk.voice_id)}</span>
         <span>{chunk.language}</span>
-        {chunk.route === 'voice' ? null : <span title="A preset of this language speaks for the voice">{chunk.route}</span>}
-        <span class="chunk-state" data-state={chunk.state} aria-label={`State of chunk ${number}`}>
-          {chunk.state}
+        {standIn ? <span class="chunk-stand-in">{standIn}</span> : null}
+        <span class="chunk-state" data-state={chunk.state}>
+          {statusWords(chunk.state)}
         </span>
         <span>{seconds(chunk.duration)}</span>
       </div>
       <p class="chunk-text">{chunk.text}</p>
       {chunk.error ? <p class="error">{chunk.error.message}</p> : null}
       <div class="row">
-        {chunk.state === 'completed' ? <audio controls preload="none" src={chunkAudioUrl(taskId, chunk)} aria-label={`Audio of chunk ${number}`} /> : null}
-        <Field label={`Take of chunk ${number}`}>
+        {chunk.state === 'completed' ? <audio controls preload="none" src={chunkAudioUrl(taskId, chunk)} aria-label={`Audio of sentence ${number}`} /> : null}
+        <Field label={`Take of sentence ${number}`}>
           {(id) => (
             <select id={id} value={String(chunk.selected_take)} disabled={busy} onChange={(event) => select(Number(event.currentTarget.value))}>
               {chunk.takes.map((take) => (
                 <option key={take.take} value={String(take.take)} disabled={take.take !== chunk.selected_take && take.state !== 'completed'}>
-                  Take {take.take} · {take.state} {seconds(take.duration)}
+                  Take {take.take} · {statusWords(take.state)} {seconds(take.duration)}
                   {take.text === chunk.text ? '' : ` · “${take.text}”`}
                 </option>
               ))}
@@ -75,19 +79,19 @@ export function ChunkRow({ taskId, chunk, voices, onRegenerated, onSelected }: C
         </Field>
       </div>
       <details>
-        <summary>Retake chunk {number}…</summary>
-        <form class="panel" onSubmit={regenerate} aria-label={`Retake chunk ${number}`}>
+        <summary>Regenerate sentence {number}…</summary>
+        <form class="panel" onSubmit={regenerate} aria-label={`New take of sentence ${number}`}>
           <label for={ids.text}>
-            Text of chunk {number}
+            Text of sentence {number}
             <textarea id={ids.text} rows={2} value={text} onInput={(event) => setText(event.currentTarget.value)} />
           </label>
           <div class="row">
             <label for={ids.seed}>
-              Seed of chunk {number}
+              Seed of sentence {number}
               <input id={ids.seed} type="number" min={0} step={1} placeholder="random" value={seed} onInput={(event) => setSeed(event.currentTarget.value)} />
             </label>
             <button type="submit" disabled={busy}>
-              Regenerate chunk {number}
+              Regenerate sentence {number}
             </button>
           </div>
         </form>

@@ -50,7 +50,7 @@ export function MergePanel({ task, onMerged }: { task: Task; onMerged: () => voi
   const source = merged?.taskId === id ? merged.url : task.audio_url ? taskAudioUrl(id) : undefined;
   const ready = task.status === 'completed';
   return (
-    <form class="panel" onSubmit={merge} aria-label="Merge chunks">
+    <form class="panel" onSubmit={merge} aria-label="Merge">
       <h2>Merge</h2>
       <div class="row">
         <label for="lf-pause">
@@ -91,9 +91,9 @@ export function MergePanel({ task, onMerged }: { task: Task; onMerged: () => voi
       </div>
       <div class="row">
         <button type="submit" class="primary" disabled={!ready || busy}>
-          {busy ? 'Merging…' : 'Merge chunks'}
+          {busy ? 'Merging…' : 'Merge into one file'}
         </button>
-        {ready ? null : <span class="hint">Merging works once every chunk is done.</span>}
+        {ready ? null : <span class="hint">Merging works once every sentence is ready.</span>}
       </div>
       <ErrorNote error={error} />
       {source ? (

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { chunkAudioUrl, type Chunk } from './use-long-form-task.js';
+import { sentences } from './words.js';
 
 /** Plays the finished chunks one after another, each in its selected take, through one audio element. */
 export function PlayAll({ taskId, chunks }: { taskId: string; chunks: Chunk[] }) {
@@ -31,10 +32,10 @@ export function PlayAll({ taskId, chunks }: { taskId: string; chunks: Chunk[] })
       </button>
       <span aria-live="polite">
         {current && position !== undefined
-          ? `Playing chunk ${current.index + 1} (${position + 1} of ${playable.length})`
-          : `${playable.length} of ${chunks.length} chunks ready`}
+          ? `Playing sentence ${current.index + 1} (${position + 1} of ${playable.length})`
+          : `${playable.length} of ${sentences(chunks.length)} ready`}
       </span>
-      <audio ref={player} controls hidden={!current} src={source} onEnded={next} aria-label="All chunks, one after another" />
+      <audio ref={player} controls hidden={!current} src={source} onEnded={next} aria-label="All sentences, one after another" />
     </div>
   );
 }

@@ -57,14 +57,14 @@ export function ScriptForm({ voices, onStarted }: { voices: Voice[]; onStarted: 
   };
 
   return (
-    <form class="panel long-form-script" onSubmit={submit} aria-label="New long-form task">
+    <form class="panel long-form-script" onSubmit={submit} aria-label="New long-form text">
       <label for="lf-script">
         Script
         <textarea id="lf-script" value={script} placeholder={EXAMPLE} rows={8} onInput={(event) => setScript(event.currentTarget.value)} />
       </label>
       <p class="hint">
-        Each sentence becomes a chunk. For a dialogue start lines with <code>Name:</code>; a line without a name continues the speaker before it, blank lines
-        and <code>#</code> lines are skipped.
+        Each sentence is spoken on its own, so one can be redone without the rest. For a dialogue start lines with <code>Name:</code>; a line without a name
+        continues the speaker before it, blank lines and <code>#</code> lines are skipped.
       </p>
       {speakers.length > 0 ? (
         <label class="inline">
@@ -112,7 +112,7 @@ export function ScriptForm({ voices, onStarted }: { voices: Voice[]; onStarted: 
       </p>
       <div class="row">
         <button type="submit" class="primary" disabled={!plan || busy}>
-          {busy ? 'Starting…' : 'Generate chunks'}
+          {busy ? 'Starting…' : 'Generate'}
         </button>
       </div>
       <ErrorNote error={error} />

@@ -6,7 +6,8 @@ import { ErrorNote } from '../../components/notice.js';
 import { useTask } from '../../components/use-task.js';
 import { hrefOf } from '../../routes.js';
 import { useDebounced } from './use-debounced.js';
-import { projectContents, whenWords } from './words.js';
+import { whenWords } from '../../components/task-words.js';
+import { projectContents } from './words.js';
 
 type ProjectSummary = Schemas['ProjectSummary'];
 

@@ -58,7 +58,7 @@ export function ProjectTasks({ tasks, openTaskId, onOpen, voices, onChanged }: P
           open={(task) =>
             task.kind === 'long-form' ? (
               <button type="button" disabled={task.task_id === openTaskId} onClick={() => onOpen(task.task_id)}>
-                {task.task_id === openTaskId ? 'Shown below' : 'Show chunks'}
+                {task.task_id === openTaskId ? 'Shown below' : 'Show sentences'}
               </button>
             ) : null
           }

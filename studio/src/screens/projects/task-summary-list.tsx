@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { Schemas } from '../../api.js';
-import { durationWords, kindWords, statusWords, whenWords } from './words.js';
+import { statusWords, whenWords } from '../../components/task-words.js';
+import { durationWords, kindWords } from './words.js';
 
 type TaskSummary = Schemas['TaskSummary'];
 

@@ -63,7 +63,7 @@ export function RecentTasks({ tasks, jobs, onClear }: RecentTasksProps) {
                           {browserPlays(task.format) ? (
                             <audio controls preload="none" src={taskAudioUrl(task.taskId)} aria-label={`Audio of ${shorten(task.text, 40)}`} />
                           ) : null}
-                          <a href={taskAudioUrl(task.taskId)} download={fileName} aria-label={`Download ${fileName}`}>
+                          <a href={taskAudioUrl(task.taskId)} download={fileName} aria-label={`Download ${task.format.toUpperCase()}: ${fileName}`}>
                             Download {task.format.toUpperCase()}
                           </a>
                         </div>

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createKeyWithCli, removeDir, request, startTimbre, tempDir, type CreatedKey, type RunningTimbre } from '../../../helpers/timbre.js';
 import { openEventSocket } from '../../../helpers/event-socket.js';
 
-const LIMITS = ['--rate-limit', 'tts:generate=10000', '--rate-limit', 'ws:connect=100'];
+const LIMITS = ['--rate-limit', 'tts:generate=10000', '--rate-limit', 'task_reads=100000', '--rate-limit', 'ws:connect=100'];
 const SLOW_VOICE = 'festival:cmu_us_slt_arctic_hts';
 const THIRTY = Array.from({ length: 30 }, (_, index) => `Sentence ${index + 1} tells a short part of the story.`).join(' ');
 

@@ -1122,7 +1122,7 @@ export interface paths {
         put?: never;
         /**
          * Save block positions and properties (all at once, guarded by the version)
-         * @description 400 `invalid_layout` lists every problem as {block_id, problem}; 409 `timeline_version_conflict` gives current_version.
+         * @description A block left out is removed; a later layout listing a removed block’s id brings it back. 400 `invalid_layout` lists every problem as {block_id, problem}; 409 `timeline_version_conflict` gives current_version.
          */
         post: operations["saveTimelineLayout"];
         delete?: never;
@@ -1728,7 +1728,7 @@ export interface components {
             /** @description Native output rate in Hz */
             sample_rate: number | null;
             category_id: string | null;
-            /** @description Tags the library derives from what it knows (engine family neural/classic/robotic or clone/design, clear where measured intelligible, accent of the language region, gender); kept apart from `tags`, which are the user’s */
+            /** @description Tags the library derives from what it knows (engine family neural/classic/robotic or clone/design, clear where measured intelligible, accent of the language region, gender, and from its measured sample deep or high-pitched and warm or bright); kept apart from `tags`, which are the user’s */
             library_tags: string[];
             /** @description The built-in category: Natural (neural), Classic, Robotic, Cloned or Designed */
             library_category: string;
@@ -1739,6 +1739,13 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             preview_url: string | null;
+            /** @description What was measured of the voice’s sample (preview_url), from which the pitch and brightness library_tags come; null until measured, or when no frame of the sample was voiced */
+            sample_measures: {
+                /** @description Median fundamental frequency over voiced frames, Hz */
+                median_f0_hz: number | null;
+                /** @description Spectral centroid of the voiced frames up to 8 kHz, Hz (higher sounds brighter) */
+                centroid_hz: number | null;
+            } | null;
             /** @description Reference recordings of a clone; empty for presets */
             samples: {
                 id: string;
@@ -4669,6 +4676,8 @@ export interface operations {
                     updated_at?: unknown;
                     /** @description Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise */
                     preview_url?: unknown;
+                    /** @description Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise */
+                    sample_measures?: unknown;
                     /** @description Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise */
                     samples?: unknown;
                     /** @description Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise */
@@ -13297,7 +13306,7 @@ export interface operations {
                         name: string;
                         muted: boolean;
                     }[];
-                    /** @description Every block that stays: one left out is removed; blocks are only made by imports */
+                    /** @description Every block that stays: one left out is removed, and listing a removed block’s id again brings it back with these fields; blocks are only made by imports */
                     blocks: {
                         id: string;
                         track: string;
@@ -14170,8 +14179,12 @@ export interface operations {
                                 word: string;
                                 start: number;
                                 end: number;
+                                /** @description How likely the recognizer thinks the word is right, 0–1 (PocketSphinx: its lattice posterior); null when the recognizer gives none */
+                                probability: number | null;
                             }[];
                         }[];
+                        /** @description Words whose `probability` is below this are ones the recognizer was unsure of */
+                        unsure_below: number;
                         asset_id: string;
                     };
                     "text/plain": string;

@@ -26,7 +26,7 @@ import { longFormRoutes, textRoutes } from '../features/long-form/index.js';
 import { cloneRoutes, designRoutes } from '../features/cloning/index.js';
 import { previewRoutes, voiceRoutes } from '../features/voices/index.js';
 import { queueRoutes, systemRoutes } from '../features/system/index.js';
-import { taskListRoutes, taskRoutes } from '../features/tasks/index.js';
+import { taskDeleteRoutes, taskListRoutes, taskRoutes } from '../features/tasks/index.js';
 import { projectRoutes } from '../features/projects/index.js';
 import { modelRoutes } from '../features/models/index.js';
 import { SHARED_SCHEMAS } from './shared-schemas.js';
@@ -135,6 +135,7 @@ async function registerCapabilities(app: FastifyInstance, config: Config, servic
   await app.register(generateRoutes, { generation: services.generation, fileInto });
   await app.register(taskListRoutes, { tasks: services.taskRecords, summaries: services.taskSummaries });
   await app.register(taskRoutes, { tasks: services.tasks });
+  await app.register(taskDeleteRoutes, { tasks: services.tasks, removal: services.storage.removal, queue: services.queue });
   await app.register(longFormRoutes, { longForm: services.longForm, tasks: services.tasks, findVoice: (id) => services.voices.get(id), fileInto });
   await app.register(queueRoutes, { queue: services.queue, workers: services.workers });
   await app.register(textRoutes);

@@ -1,4 +1,5 @@
 export { newTask, TaskRepository, type TaskChanges, type TaskFilter, type TaskKind, type TaskRecord, type TaskStatus } from './repository.js';
+export { taskDeleteRoutes } from './delete-routes.js';
 export { taskListRoutes } from './list-routes.js';
 export { TaskSummaries, TaskSummarySchema } from './summary.js';
 export { RenderRepository, type RenderKind, type RenderRecord } from './render-repository.js';

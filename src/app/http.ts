@@ -110,7 +110,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   }
   installRateLimits(app, services.keys);
   // After authentication names the key, before the OpenAPI plugin reads the routes whose 507 it documents.
-  installStorageQuota(app, services.storage.usage, config.storageQuotaMb);
+  installStorageQuota(app, services.storage.usage, config.storageQuotaMb, services.keyLine);
   installNumberGuard(app);
   await installOpenApi(app);
   for (const schema of [...SHARED_SCHEMAS, OpenAiErrorEnvelopeSchema]) app.addSchema(schema);

@@ -11,6 +11,7 @@ import type { JobQueue } from '../platform/jobs/queue.js';
 import type { AudioStore } from '../platform/store/audio-store.js';
 import { closePlatform, openPlatform, type Platform } from './platform.js';
 import { projectService } from './projects.js';
+import type { KeyLine } from '../features/storage/index.js';
 import type { ProjectService } from '../features/projects/index.js';
 import { storageServices, storageStatusSection, type StorageServices } from './storage.js';
 import { RenderRepository, TaskRepository, TaskService, TaskSummaries } from '../features/tasks/index.js';
@@ -49,6 +50,8 @@ export interface Services {
   models: ModelService;
   audio: AudioStore;
   storage: StorageServices;
+  /** Which keys stand above and below a key: storage quotas are counted along it. */
+  keyLine: KeyLine;
   projects: ProjectService;
   /** The stored tasks themselves, for lists. */
   taskRecords: TaskRepository;
@@ -87,6 +90,7 @@ export function createServices(config: Config): Services {
     queue,
     audio,
     storage,
+    keyLine: { above: (keyId) => keyRepository.quotaLine(keyId), below: (keyId) => keyRepository.keysBelow(keyId) },
     projects: projectService(platform, parts),
     taskRecords: speech.taskRecords,
     taskSummaries: speech.summaries,

@@ -116,6 +116,21 @@ export class ApiKeyRepository {
       .map((row) => row.key_id);
   }
 
+  /** The key and every key above it, nearest first, with the storage quota each names (null: the default). */
+  quotaLine(keyId: string): { keyId: string; storageQuotaMb: number | null }[] {
+    return this.db
+      .prepare<[string], { key_id: string; storage_quota_mb: number | null }>(
+        `WITH RECURSIVE line (key_id, storage_quota_mb, created_by, depth) AS (
+           SELECT key_id, storage_quota_mb, created_by, 0 FROM api_keys WHERE key_id = ?
+           UNION ALL
+           SELECT k.key_id, k.storage_quota_mb, k.created_by, line.depth + 1 FROM api_keys k JOIN line ON k.key_id = line.created_by
+         )
+         SELECT key_id, storage_quota_mb FROM line ORDER BY depth`,
+      )
+      .all(keyId)
+      .map((row) => ({ keyId: row.key_id, storageQuotaMb: row.storage_quota_mb }));
+  }
+
   /**
    * The key and every key above it, nearest first, deleted ones included: a request is counted
    * against each of their budgets.

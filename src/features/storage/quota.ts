@@ -53,29 +53,40 @@ function documentQuota(route: RouteOptions): void {
   };
 }
 
+/** How keys stand to one another: the line above a key (itself first, with quotas) and the keys beneath one (itself included). */
+export interface KeyLine {
+  above(keyId: string): { keyId: string; storageQuotaMb: number | null }[];
+  below(keyId: string): string[];
+}
+
 /**
- * Refuses work that would store files while its key holds its storage quota or more (507
- * `storage_quota_exceeded`), before the body is read and before any job starts. Installed after
- * authentication, which names the key; reads are never refused. Each guarded route's OpenAPI
- * answer lists the code.
+ * Refuses work that would store files while its key, or any key above it, holds its storage quota
+ * or more (507 `storage_quota_exceeded`), before the body is read and before any job starts. A
+ * key's quota counts the files of the keys it created too, so minting keys cannot multiply it, as
+ * rate limits are counted up the line. Installed after authentication, which names the key; reads
+ * are never refused. Each guarded route's OpenAPI answer lists the code.
  */
-export function installStorageQuota(app: FastifyInstance, usage: StorageUsage, defaultMb: number): void {
+export function installStorageQuota(app: FastifyInstance, usage: StorageUsage, defaultMb: number, line: KeyLine): void {
   app.addHook('onRoute', (route) => {
     if (storesFiles(route)) documentQuota(route);
   });
   app.addHook('onRequest', async (request) => {
     const key = request.apiKey;
     if (!key || !storesFiles(request.routeOptions)) return;
-    const quota = quotaBytes(key, defaultMb);
-    if (quota === null) return;
-    const used = await usage.usedBytesOf(key.keyId);
-    if (used < quota) return;
-    throw new ApiError(
-      507,
-      QUOTA_ERROR,
-      `This key holds ${megabytes(used)} MB of stored files, at or above its quota of ${megabytes(quota)} MB: delete tasks or assets, or raise the key's storage_quota_mb`,
-      { key_id: key.keyId, used_bytes: used, quota_bytes: quota },
-    );
+    for (const link of line.above(key.keyId)) {
+      const quota = quotaBytes(link, defaultMb);
+      if (quota === null) continue;
+      const used = [...(await usage.usedBytes(line.below(link.keyId))).values()].reduce((sum, bytes) => sum + bytes, 0);
+      if (used < quota) continue;
+      const whose =
+        link.keyId === key.keyId ? 'This key and the keys it created hold' : `The key ${link.keyId} above this one, with the keys it created, holds`;
+      throw new ApiError(
+        507,
+        QUOTA_ERROR,
+        `${whose} ${megabytes(used)} MB of stored files, at or above its quota of ${megabytes(quota)} MB: delete tasks, projects or assets, or raise storage_quota_mb`,
+        { key_id: link.keyId, used_bytes: used, quota_bytes: quota },
+      );
+    }
   });
 }
 

@@ -66,6 +66,22 @@ describe('per-key storage quota', () => {
     assert.equal(invalid.status, 400, invalid.text);
   });
 
+  test('a quota counts the files of the keys its key created, so minting keys cannot multiply it', async () => {
+    const parent = (await call('POST', '/api/api-keys', fixture.admin.key, { name: 'parent', storage_quota_mb: 1 })).body;
+    const child = (await call('POST', '/api/api-keys', parent.key, { name: 'child' })).body;
+    assert.equal(child.storage_quota_mb, null, 'the child names no quota of its own (the default here is none)');
+    const upload = await injectMultipart(fixture.server, child.key, '/api/assets', [{ name: 'tone.wav', bytes: encodeWav(sine(440, 40, 16_000)) }]);
+    assert.equal(upload.status, 201, JSON.stringify(upload.body));
+
+    const fromChild = await call('POST', '/api/generate/preset', child.key, SPEAK);
+    assert.equal(fromChild.status, 507, fromChild.text);
+    assert.equal(fromChild.body.error.details.key_id, parent.key_id, 'refused by the quota of the key above');
+    const fromParent = await call('POST', '/api/generate/preset', parent.key, SPEAK);
+    assert.equal(fromParent.status, 507, 'the parent holds its child’s files too');
+    assert.equal((await call('DELETE', `/api/assets/${upload.body.asset_id}`, child.key)).status, 204);
+    assert.equal((await call('POST', '/api/generate/preset', child.key, SPEAK)).status, 200, 'freeing space lets work start again');
+  });
+
   test('the API document lists 507 storage_quota_exceeded for routes that store files, not for reads or cancels', async () => {
     const document = await call('GET', '/api/openapi.json', fixture.admin.key);
     const codes = (path: string, method: string): string => document.body.paths[path][method].responses['507']?.description ?? '';

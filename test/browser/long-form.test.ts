@@ -1,42 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import type { components } from '../../src/client/schema.js';
-import { assertAccessible, useStudio } from './studio.js';
+import { assertAccessible, audioDuration, chunksDone, SYNTHESIS_MS, useStudio } from './studio.js';
 
 type Task = components['schemas']['Task'];
 type Voice = components['schemas']['Voice'];
 
-const SYNTHESIS = 90_000;
 const NEW_TEXT = 'Every word of this line was written again.';
 /** The two-voice task's name on screen: the first words of its text. */
 const TITLE = '“Welcome back to the studio. Today we try…”';
-
-/** Waits until every sentence (chunk) of the list is shown, and each is completed. */
-async function chunksDone(page: Page, count: number): Promise<void> {
-  await page.waitForFunction(
-    (expected) => {
-      const chunks = Array.from(document.querySelectorAll<HTMLElement>('li.chunk'));
-      return chunks.length === expected && chunks.every((chunk) => chunk.dataset.state === 'completed');
-    },
-    count,
-    { timeout: SYNTHESIS },
-  );
-}
-
-/** Waits until the audio element named `label` has loaded a non-zero duration; answers it. */
-async function audioDuration(page: Page, label: string): Promise<number> {
-  const handle = await page.waitForFunction(
-    (name) => {
-      const audio = document.querySelector<HTMLAudioElement>(`audio[aria-label="${name}"]`);
-      return audio && Number.isFinite(audio.duration) && audio.duration > 0 ? audio.duration : undefined;
-    },
-    label,
-    { timeout: 30_000 },
-  );
-  return Number(await handle.jsonValue());
-}
 
 describe('long-form screen', () => {
   const studio = useStudio();
@@ -105,7 +78,7 @@ describe('long-form screen', () => {
         return row?.dataset.state === 'completed' && take?.value === '2';
       },
       undefined,
-      { timeout: SYNTHESIS },
+      { timeout: SYNTHESIS_MS },
     );
     const states: unknown = await page.evaluate(() => Reflect.get(window, 'chunkTwoStates'));
     assert.ok(Array.isArray(states));

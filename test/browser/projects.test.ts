@@ -3,11 +3,10 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { components } from '../../src/client/schema.js';
 import { REPO_ROOT } from '../helpers/paths.js';
-import { assertAccessible, useStudio } from './studio.js';
+import { assertAccessible, audioDuration, chunksDone, SYNTHESIS_MS, useStudio } from './studio.js';
 
 type Project = components['schemas']['Project'];
 
-const SYNTHESIS = 90_000;
 const NAME = 'Morning show';
 /** Two speakers with two fast voices, three lines; the third is written last and moved up to second place. */
 const CAST = [
@@ -20,30 +19,10 @@ const LINES = [
   { speaker: 'Ben', text: 'Thank you for having me.' },
 ];
 
-/** Waits until `count` sentences (chunks) are shown, each completed. */
-async function chunksDone(page: Page, count: number): Promise<void> {
-  await page.waitForFunction(
-    (expected) => {
-      const chunks = Array.from(document.querySelectorAll<HTMLElement>('li.chunk'));
-      return chunks.length === expected && chunks.every((chunk) => chunk.dataset.state === 'completed');
-    },
-    count,
-    { timeout: SYNTHESIS },
-  );
-}
-
 /** Loads the audio element named `label` and answers its duration once known. */
 async function loadedDuration(page: Page, label: string): Promise<number> {
   await page.getByLabel(label, { exact: true }).evaluate((audio: HTMLAudioElement) => audio.load());
-  const handle = await page.waitForFunction(
-    (name) => {
-      const audio = document.querySelector<HTMLAudioElement>(`audio[aria-label="${name}"]`);
-      return audio && Number.isFinite(audio.duration) && audio.duration > 0 ? audio.duration : undefined;
-    },
-    label,
-    { timeout: 30_000 },
-  );
-  return Number(await handle.jsonValue());
+  return audioDuration(page, label);
 }
 
 async function allSaved(page: Page): Promise<void> {
@@ -103,7 +82,7 @@ describe('projects screen', () => {
     // The open task is named by its first words, as in the list above it.
     await page.getByRole('heading', { name: '“Good morning and welcome to the show. Today…”' }).waitFor();
     // The project's list of tasks has caught up with the finished task (it reads the project once more).
-    await page.locator('[aria-label="Tasks of the project"] li[data-status="completed"]').waitFor({ timeout: SYNTHESIS });
+    await page.locator('[aria-label="Tasks of the project"] li[data-status="completed"]').waitFor({ timeout: SYNTHESIS_MS });
     await assertAccessible(page, 'a project open and generated');
 
     // Another tab renames the project meanwhile: the next edit here is refused, said in plain words, and the project reloaded.

@@ -122,3 +122,31 @@ export async function assertAccessible(page: Page, label: string): Promise<void>
   const violations = await seriousViolations(page);
   assert.deepEqual(violations, [], `serious or critical violations on ${label}:\n${violations.join('\n')}`);
 }
+
+/** How long a long-form task of a few sentences may take to speak in a test. */
+export const SYNTHESIS_MS = 90_000;
+
+/** Waits until `count` sentences (chunks) are shown, each completed. */
+export async function chunksDone(page: Page, count: number): Promise<void> {
+  await page.waitForFunction(
+    (expected) => {
+      const chunks = Array.from(document.querySelectorAll<HTMLElement>('li.chunk'));
+      return chunks.length === expected && chunks.every((chunk) => chunk.dataset.state === 'completed');
+    },
+    count,
+    { timeout: SYNTHESIS_MS },
+  );
+}
+
+/** Waits until the audio element named `label` has loaded a non-zero duration; answers it. */
+export async function audioDuration(page: Page, label: string): Promise<number> {
+  const handle = await page.waitForFunction(
+    (name) => {
+      const audio = document.querySelector<HTMLAudioElement>(`audio[aria-label="${name}"]`);
+      return audio && Number.isFinite(audio.duration) && audio.duration > 0 ? audio.duration : undefined;
+    },
+    label,
+    { timeout: 30_000 },
+  );
+  return Number(await handle.jsonValue());
+}

@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { parseArgs } from 'node:util';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -138,4 +140,10 @@ export function injectMultipart(
   fields: Record<string, string> = {},
 ): Promise<{ status: number; body: any }> {
   return postMultipart(timbre.url, key, route, files, fields, timbre.fetch);
+}
+
+/** Every file under a data directory but the database's own: what stored work left on disk. */
+export async function storedFiles(dataDir: string): Promise<string[]> {
+  const entries = await readdir(dataDir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile() && !entry.name.startsWith('timbre.db')).map((entry) => join(entry.parentPath, entry.name));
 }

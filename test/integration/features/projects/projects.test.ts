@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { inProcessWithAdmin, injectRequest, mintKey } from '../../../helpers/in-process.js';
+import { inProcessWithAdmin, injectRequest, mintKey, storedFiles } from '../../../helpers/in-process.js';
 
 const VOICE = 'pico:en-US';
 const SCRIPT = {
@@ -16,12 +14,6 @@ const SCRIPT = {
     { speaker: 'Ben', text: 'Nobody else heard it.' },
   ],
 };
-
-/** Every file under the data directory except the database's own. */
-async function storedFiles(dataDir: string): Promise<string[]> {
-  const names = await readdir(dataDir, { recursive: true, withFileTypes: true });
-  return names.filter((entry) => entry.isFile() && !entry.name.startsWith('timbre.db')).map((entry) => join(entry.parentPath, entry.name));
-}
 
 describe('projects', () => {
   const fixture = inProcessWithAdmin();

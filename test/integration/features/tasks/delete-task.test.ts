@@ -1,16 +1,9 @@
 import assert from 'node:assert/strict';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { inProcessWithAdmin, injectRequest, mintKey } from '../../../helpers/in-process.js';
+import { inProcessWithAdmin, injectRequest, mintKey, storedFiles } from '../../../helpers/in-process.js';
 
 const VOICE = 'pico:en-US';
-
-async function storedFiles(dataDir: string): Promise<string[]> {
-  const entries = await readdir(dataDir, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile() && !entry.name.startsWith('timbre.db')).map((entry) => join(entry.parentPath, entry.name));
-}
 
 describe('deleting a task', () => {
   const fixture = inProcessWithAdmin();

@@ -49,6 +49,16 @@ export interface Config {
   engineMemoryMb: number;
   /** Longest text one generation request may carry. */
   maxTextChars: number;
+  /** Deepest nesting of SSML elements one text may have. */
+  ssmlMaxDepth: number;
+  /** Most SSML elements one text may have. */
+  ssmlMaxElements: number;
+  /** Most seconds of `break` one text may ask for, all its breaks together. */
+  ssmlMaxBreakSeconds: number;
+  /** Most rules one pronunciation dictionary may hold. */
+  pronunciationMaxRules: number;
+  /** Most dictionaries one request may apply (its own, its voice's and its project's together). */
+  pronunciationMaxDictionaries: number;
   /** Seconds of audio one request (a generation, a long-form task or chunk, a preview) may make. */
   maxAudioSeconds: number;
   /** Jobs running side by side on the compute queue; unset, 1, or with a queue URL the live workers' slots. */

@@ -17,6 +17,7 @@ import {
   type VoiceInfo,
 } from './types.js';
 import { EngineError } from '../errors.js';
+import type { Phonemes } from '../text/ssml/segments.js';
 import {
   PIECE_BYTES,
   breakLongWords,
@@ -64,6 +65,8 @@ export interface PieceJob {
   /** Position of the piece, for file names that cannot be mistaken for an earlier piece's output. */
   index: number;
   signal: AbortSignal;
+  /** The request's phonemes, for an engine with `phonemeInput`; the one piece is then the written word. */
+  phonemes?: Phonemes;
 }
 
 export interface BuiltinEngine {
@@ -155,7 +158,8 @@ export function createBuiltinSynthesizer(engine: BuiltinEngine, options: Builtin
     const text = breakLongWords(shortenPunctuationRuns(prepared));
     // Letters the voice cannot read are gone: text in another script has nothing left.
     if (!hasSpeakableText(text)) throw textNotSpeakable(voice, request.text, scripts);
-    const pieces = sentencePieces(text);
+    const phonemes = engine.capabilities.phonemeInput ? request.phonemes : undefined;
+    const pieces = phonemes ? [text] : sentencePieces(text);
     const speed = clampSpeed(request.speed);
     const pitch = clampPitch(request.pitch, engine.capabilities.pitch);
     context.signal.throwIfAborted();
@@ -167,7 +171,7 @@ export function createBuiltinSynthesizer(engine: BuiltinEngine, options: Builtin
         await setImmediate();
         context.signal.throwIfAborted();
         const result = await renderWithin(pieceTimeoutMs, context.signal, (signal) =>
-          engine.renderPiece({ text: piece, voice, speed, pitch, dir, index, signal }),
+          engine.renderPiece({ text: piece, voice, speed, pitch, dir, index, signal, phonemes }),
         );
         // A piece with no samples (nothing the engine could say in it) is left out, whatever rate it names.
         if (result.pcm.samples.length > 0) {

@@ -8,6 +8,8 @@ import { MBROLA_DELAY_SAMPLES, phonemeTimings, wordTimings, type TimingInput } f
 import { ESPEAK_LIBRARY, ESPEAK_PACKAGE, espeakSession } from './native/libespeak.js';
 import { probeLibrary } from './native/library.js';
 import { breakAbbreviationChains } from './builtin-text.js';
+import { espeakMnemonics } from '../text/phonemes/espeak.js';
+import { wordOfSounds } from '../text/phonemes/spoken-word.js';
 
 /**
  * eSpeak NG: formant voices (22050 Hz) for many languages, with word and phoneme timings, and
@@ -32,6 +34,8 @@ const capabilities: EngineCapabilities = {
   referenceAudio: false,
   blendableVoices: false,
   speed: true,
+  // `[[mnemonics]]` converted from IPA (text/phonemes/espeak.ts), MBROLA voices too.
+  phonemeInput: true,
 };
 
 interface ListedVoice {
@@ -106,16 +110,23 @@ export function createEspeakSynthesizer(options: BuiltinOptions = {}): Synthesiz
   async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
     const espeak = await espeakSession();
     const voice = job.voice.id.slice('espeak:'.length);
-    const output = await espeak.synthesize(voice, job.text, Math.round(NORMAL_WPM * job.speed), job.signal);
+    // Phonemes with no sound eSpeak has (espeakMnemonics gives nothing) leave the written word to say.
+    const mnemonics = job.phonemes ? espeakMnemonics(job.phonemes, job.voice.language) : '';
+    const text = mnemonics ? `[[${mnemonics}]]` : job.text;
+    const output = await espeak.synthesize(voice, text, Math.round(NORMAL_WPM * job.speed), job.signal, mnemonics !== '');
     const mbrola = isMbrola(job.voice);
     const timing: TimingInput = {
       events: output.events,
-      text: job.text,
+      text,
       sampleRate: output.sampleRate,
       totalSamples: output.samples.length,
       delaySamples: mbrola ? MBROLA_DELAY_SAMPLES : 0,
     };
     const pcm = { samples: floatFromInt16(output.samples), sampleRate: output.sampleRate };
+    if (mnemonics) {
+      const phonemes = phonemeTimings(timing);
+      return { pcm, words: wordOfSounds(job.text, phonemes), phonemes };
+    }
     return mbrola ? { pcm, phonemes: phonemeTimings(timing) } : { pcm, words: wordTimings(timing), phonemes: phonemeTimings(timing) };
   }
 

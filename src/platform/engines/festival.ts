@@ -9,6 +9,7 @@ import { asciiPlainText } from './builtin-text.js';
 import { FestivalPool, FestivalProcess, schemeString } from './festival-session.js';
 import { voicesOnPath } from './festival-voice-path.js';
 import { EngineError } from '../errors.js';
+import { cmuPhones, type CmuPhone } from '../text/phonemes/cmu.js';
 
 /**
  * Festival, kept running: one `festival` process per voice in use (festival-session.ts), each
@@ -21,6 +22,12 @@ const PROGRAM = 'festival';
 const LATIN = ['Latin'];
 /** Festival processes kept running at most, one per voice (TIMBRE_FESTIVAL_PROCESSES). */
 export const DEFAULT_FESTIVAL_PROCESSES = 2;
+
+/**
+ * The word a phoneme piece is spoken as: its entry in the lexicon's addenda holds the request's
+ * phones, and is replaced by the next phoneme piece's. No English word, so no text meets it.
+ */
+const PHONEMES_WORD = 'timbrephonemes';
 
 /**
  * Defined once per process. Festival cuts a text into utterances at sentence ends; one made of
@@ -87,11 +94,41 @@ const TIMINGS_SCRIPT = `
   (fclose t_fd)
   (set! t_fd nil)
   (if t_wave (wave.save t_wave wav 'riff)))
+(define (t_radio)
+  (equal? 'radio (car (cdr (assoc 'name (PhoneSet.description '(name)))))))
+(define (t_phones_piece phones in_phones in_text wav tsv speed pitch)
+  (if (t_radio)
+      (begin
+        (lex.add.entry (list "${PHONEMES_WORD}" nil (lex.syllabify.phstress phones)))
+        (t_piece in_phones wav tsv speed pitch))
+      (t_piece in_text wav tsv speed pitch)))
 `;
 
 /** The command that speaks one piece; numbers as plain decimals, which SIOD reads. */
 export function pieceCommand(files: { txt: string; wav: string; tsv: string }, speed: number, pitch: number): string {
   return `(t_piece ${schemeString(files.txt)} ${schemeString(files.wav)} ${schemeString(files.tsv)} ${decimal(speed)} ${decimal(pitch)})`;
+}
+
+/**
+ * The command that speaks phones (CMU, stress on the vowels) with a voice of the `radio` phone set
+ * (the US voices), and the written word with any other (the British mrpa voices): `(t ax0 m ey1 t ow0)`.
+ */
+export function phonesCommand(
+  phones: readonly CmuPhone[],
+  files: { phones: string; txt: string; wav: string; tsv: string },
+  speed: number,
+  pitch: number,
+): string {
+  const stressed = phones.some((phone) => phone.stress !== undefined && phone.stress > 0);
+  let first = !stressed;
+  const names = phones.map(({ phone, stress }) => {
+    if (stress === undefined) return phone;
+    const digit = first ? 1 : stress;
+    first = false;
+    return `${phone}${digit}`;
+  });
+  const paths = [files.phones, files.txt, files.wav, files.tsv].map(schemeString).join(' ');
+  return `(t_phones_piece '(${names.join(' ')}) ${paths} ${decimal(speed)} ${decimal(pitch)})`;
 }
 
 function decimal(value: number): string {
@@ -108,6 +145,8 @@ const capabilities: EngineCapabilities = {
   referenceAudio: false,
   blendableVoices: false,
   speed: true,
+  // IPA as CMU phones (text/phonemes/cmu.ts), a lexicon entry of the piece; British voices say the written word.
+  phonemeInput: true,
   // Intonation targets scale that far and still sound like speech.
   pitch: { min: 0.5, max: 3 },
 };
@@ -167,7 +206,12 @@ export function createFestivalSynthesizer(options: FestivalOptions = {}): Synthe
     const files = { txt: file('txt'), wav: file('wav'), tsv: file('tsv') };
     await writeFile(files.txt, job.text);
     const voiceName = job.voice.id.slice('festival:'.length);
-    await pool.run(voiceName, pieceCommand(files, job.speed, job.pitch), job.signal).catch((error: unknown) => {
+    // Phonemes with no sound English has (cmuPhones gives none) leave the written word to say.
+    const phones = job.phonemes ? cmuPhones(job.phonemes) : [];
+    if (phones.length > 0) await writeFile(file('phones.txt'), PHONEMES_WORD);
+    const command =
+      phones.length > 0 ? phonesCommand(phones, { ...files, phones: file('phones.txt') }, job.speed, job.pitch) : pieceCommand(files, job.speed, job.pitch);
+    await pool.run(voiceName, command, job.signal).catch((error: unknown) => {
       throw faultOnText(error, job);
     });
     // No WAV: festival found nothing to say in the piece (see TIMINGS_SCRIPT).
@@ -175,7 +219,8 @@ export function createFestivalSynthesizer(options: FestivalOptions = {}): Synthe
     const spoken = await readWavOutput(files.wav, PROGRAM);
     const shifted = isHts(voiceName) && job.pitch !== 1;
     const pcm = shifted ? await changePitchTempo(spoken, { semitones: 12 * Math.log2(job.pitch), formantPreserve: true, signal: job.signal }) : spoken;
-    return { pcm, words: parseWordTimings(await readFile(files.tsv, 'utf8')) };
+    const words = parseWordTimings(await readFile(files.tsv, 'utf8'));
+    return { pcm, words: words.map((timing) => (timing.word === PHONEMES_WORD ? { ...timing, word: job.text.trim() } : timing)) };
   }
 
   const engine = { capabilities, discoverVoices, scriptsRead: () => LATIN, prepareText: asciiPlainText, renderPiece, dispose: () => pool.dispose() };

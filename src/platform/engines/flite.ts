@@ -5,6 +5,8 @@ import { asciiPlainText } from './builtin-text.js';
 import { floatFromInt16 } from '../audio/wav.js';
 import { FLITE_LIBRARY, FLITE_PACKAGE, FliteSession, voiceLibrary, type FliteFeatures, type FliteSegment } from './native/libflite.js';
 import { SessionHold, SharedSession, probeLibrary } from './native/library.js';
+import { cmuPhones } from '../text/phonemes/cmu.js';
+import { wordOfSounds } from '../text/phonemes/spoken-word.js';
 
 /**
  * Flite: CMU's small engine, 16 kHz English voices. It runs in this process through libflite and
@@ -22,11 +24,13 @@ const capabilities: EngineCapabilities = {
   kind: 'synthesizer',
   neural: false,
   languages: [...new Set(Object.values(FLITE_VOICES).map((entry) => entry.language))],
-  wordTimings: false,
+  wordTimings: true,
   phonemeTimings: true,
   referenceAudio: false,
   blendableVoices: false,
   speed: true,
+  // IPA as CMU phones (text/phonemes/cmu.ts), spoken by flite_synth_phones.
+  phonemeInput: true,
   // A target mean in Hz: an octave and a half up still sounds like speech.
   pitch: { min: 0.5, max: 3 },
 };
@@ -95,8 +99,13 @@ export function createFliteSynthesizer(options: BuiltinOptions = {}): Synthesize
   async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
     const name = job.voice.id.slice('flite:'.length);
     const flite = await hold.get();
-    const speech = await flite.speak(name, job.text, (own) => pieceFeatures(name, job.speed, job.pitch, own.duration_stretch), job.signal);
-    return { pcm: { samples: floatFromInt16(speech.samples), sampleRate: speech.sampleRate }, phonemes: segmentTimings(speech.segments) };
+    // Phonemes with no sound English has (cmuPhones gives none) leave the written word to say.
+    const phones = job.phonemes ? cmuPhones(job.phonemes).map(({ phone }) => phone) : [];
+    const input = phones.length > 0 ? { phones: [PAUSE, ...phones, PAUSE].join(' ') } : { text: job.text };
+    const speech = await flite.speak(name, input, (own) => pieceFeatures(name, job.speed, job.pitch, own.duration_stretch), job.signal);
+    const phonemes = segmentTimings(speech.segments);
+    const words = phones.length > 0 ? wordOfSounds(job.text, phonemes) : speech.words;
+    return { pcm: { samples: floatFromInt16(speech.samples), sampleRate: speech.sampleRate }, words, phonemes };
   }
 
   const engine = { capabilities, discoverVoices, scriptsRead: () => LATIN, prepareText: asciiPlainText, renderPiece, dispose: () => hold.dispose() };

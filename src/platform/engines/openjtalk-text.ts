@@ -1,4 +1,5 @@
 import { asciiFold } from '../text/ascii-fold.js';
+import type { WordTiming } from './types.js';
 
 /**
  * Text for Open JTalk, and what it tells back about it (its trace file).
@@ -85,17 +86,44 @@ function section(trace: string, name: string): string[] {
 const LABEL_UNITS_PER_SECOND = 1e7;
 
 /**
- * Parses the trace's `[Output label]` lines, `start end p1^p2-p3+p4=p5/A:…/F:…@pos_…/…`, which
- * give each phoneme's time as spoken (speed included).
+ * The trace's `[Output label]` lines, `start end p1^p2-p3+p4=p5/A:…/F:…@pos_…/…`, which give each
+ * phoneme's time as spoken (speed included), with the mora each is of: its label's `/A:` and `/F:`
+ * fields (the mora's position in its accent phrase, and the phrase), shared by the phonemes of one
+ * mora and changing at the next; none for pauses.
  */
-export function parseLabels(trace: string): TraceLabel[] {
+function readLabels(trace: string): { label: TraceLabel; mora?: string }[] {
   return section(trace, 'Output label').flatMap((line) => {
-    const [start, end, label = ''] = line.split(' ');
-    const phoneme = /^[^-]*-([^+]+)\+/.exec(label)?.[1];
+    const [start, end, text = ''] = line.split(' ');
+    const phoneme = /^[^-]*-([^+]+)\+/.exec(text)?.[1];
     if (phoneme === undefined || !Number.isFinite(Number(start)) || !Number.isFinite(Number(end))) return [];
-    const phrase = /\/F:[^/]*?@(\d+)_/.exec(label)?.[1];
-    return [{ phoneme, start: Number(start) / LABEL_UNITS_PER_SECOND, end: Number(end) / LABEL_UNITS_PER_SECOND, phrase: phrase ? Number(phrase) : null }];
+    const phrase = /\/F:[^/]*?@(\d+)_/.exec(text)?.[1];
+    const label = { phoneme, start: Number(start) / LABEL_UNITS_PER_SECOND, end: Number(end) / LABEL_UNITS_PER_SECOND, phrase: phrase ? Number(phrase) : null };
+    if (!phrase) return [{ label }];
+    return [{ label, mora: `${/\/A:[^/]*/.exec(text)?.[0] ?? ''}${/\/F:[^/]*/.exec(text)?.[0] ?? ''}` }];
   });
+}
+
+/** The trace's phoneme labels. */
+export function parseLabels(trace: string): TraceLabel[] {
+  return readLabels(trace).map(({ label }) => label);
+}
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** The trace's morae, each from its first phoneme's start to its last one's end; pauses are none. */
+export function parseMorae(trace: string): Span[] {
+  const morae: Span[] = [];
+  let previous: string | undefined;
+  for (const { label, mora } of readLabels(trace)) {
+    const last = morae.at(-1);
+    if (mora !== undefined && mora === previous && last) last.end = label.end;
+    else if (mora !== undefined) morae.push({ start: label.start, end: label.end });
+    previous = mora;
+  }
+  return morae;
 }
 
 /**
@@ -108,6 +136,35 @@ export function parseAnalysis(trace: string): AnalysedWord[] {
     if (fields.length < 13) return [];
     return [{ surface: fields.slice(0, -12).join(','), pronunciation: fields.at(-4) ?? '', chained: fields.at(-1) === '1' }];
   });
+}
+
+/** Kana that join the mora before (small ャ, ァ…) and the accent mark: not morae of their own. */
+const NOT_MORA = /[ァィゥェォャュョヮ’]/gu;
+
+/** Morae of a katakana pronunciation: each kana, ン, ッ and ー one, small kana with the one before. */
+export function moraCount(pronunciation: string): number {
+  return Array.from(pronunciation.replace(NOT_MORA, '')).filter((char) => /[\p{Script=Katakana}ー]/u.test(char)).length;
+}
+
+/**
+ * Word timings from the analysis and the morae: each word (its pronunciation's morae) takes the
+ * next morae, from the first's start to the last's end; punctuation read as a pause is no word.
+ * None when the two disagree on the number of morae.
+ */
+export function wordTimings(words: readonly AnalysedWord[], morae: readonly Span[]): WordTiming[] {
+  const timings: WordTiming[] = [];
+  let next = 0;
+  for (const word of words) {
+    const count = word.pronunciation === PAUSE ? 0 : moraCount(word.pronunciation);
+    if (count === 0) continue;
+    const first = morae[next];
+    const last = morae[next + count - 1];
+    if (!first || !last) return [];
+    // The surface as the text had it, not widened for open_jtalk (`Ｈｅｌｌｏ` → `Hello`).
+    timings.push({ word: word.surface.normalize('NFKC'), start: first.start, end: last.end });
+    next += count;
+  }
+  return next === morae.length ? timings : [];
 }
 
 /** Whether some accent phrase comes too late in its breath group for the voice to time it. */

@@ -21,12 +21,15 @@ import {
   openJtalkText,
   parseAnalysis,
   parseLabels,
+  parseMorae,
   pieceInput,
   withBreathPauses,
+  wordTimings,
   type AnalysedWord,
+  type Span,
   type TraceLabel,
 } from './openjtalk-text.js';
-import type { Availability, EngineCapabilities, EngineDescriptor, PhonemeTiming, SynthesisResult, Synthesizer, VoiceInfo } from './types.js';
+import type { Availability, EngineCapabilities, EngineDescriptor, PhonemeTiming, SynthesisResult, Synthesizer, VoiceInfo, WordTiming } from './types.js';
 
 /**
  * Open JTalk: Japanese text analysis (MeCab with NAIST-jdic) driving an HTS voice, 48 kHz. There
@@ -53,7 +56,7 @@ const capabilities: EngineCapabilities = {
   kind: 'synthesizer',
   neural: false,
   languages: [...new Set(Object.values(OPENJTALK_VOICES).map((entry) => entry.language))],
-  wordTimings: false,
+  wordTimings: true,
   phonemeTimings: true,
   referenceAudio: false,
   blendableVoices: false,
@@ -118,6 +121,7 @@ interface Run {
   wav: string;
   labels: TraceLabel[];
   words: AnalysedWord[];
+  morae: Span[];
 }
 
 function runFiles(dir: string, name: string): PieceFiles {
@@ -138,7 +142,7 @@ async function run(text: string, job: PieceJob, files: PieceFiles, analyse = fal
     throw error;
   }
   const trace = await readFile(files.trace, 'utf8');
-  return { wav: files.wav, labels: parseLabels(trace), words: parseAnalysis(trace) };
+  return { wav: files.wav, labels: parseLabels(trace), words: parseAnalysis(trace), morae: parseMorae(trace) };
 }
 
 function phonemeTimings(labels: readonly TraceLabel[]): PhonemeTiming[] {
@@ -169,18 +173,21 @@ async function renderPiece(job: PieceJob): Promise<SynthesisResult> {
   return analyse ? nothing : joined([first]);
 }
 
-/** Runs of one piece one after another, each one's phoneme timings shifted by the audio before it. */
+/** Runs of one piece one after another, each one's word and phoneme timings shifted by the audio before it. */
 async function joined(runs: readonly Run[]): Promise<SynthesisResult> {
   const pcms: Pcm[] = [];
   const phonemes: PhonemeTiming[] = [];
+  const words: WordTiming[] = [];
   let offset = 0;
-  for (const { wav, labels } of runs) {
-    const pcm = await readWavOutput(wav, PROGRAM);
-    phonemes.push(...phonemeTimings(labels).map((timing) => ({ ...timing, start: timing.start + offset, end: timing.end + offset })));
+  const shifted = <T extends { start: number; end: number }>(timing: T): T => ({ ...timing, start: timing.start + offset, end: timing.end + offset });
+  for (const run of runs) {
+    const pcm = await readWavOutput(run.wav, PROGRAM);
+    phonemes.push(...phonemeTimings(run.labels).map(shifted));
+    words.push(...wordTimings(run.words, run.morae).map(shifted));
     offset += durationOf(pcm);
     pcms.push(pcm);
   }
-  return { pcm: pcms.length === 1 ? pcms[0]! : concatPcm(pcms, pcms[0]!.sampleRate), phonemes };
+  return { pcm: pcms.length === 1 ? pcms[0]! : concatPcm(pcms, pcms[0]!.sampleRate), words, phonemes };
 }
 
 export function createOpenJtalkSynthesizer(options: BuiltinOptions = {}): Synthesizer {

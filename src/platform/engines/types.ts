@@ -3,6 +3,7 @@ import type { Pcm } from '../audio/pcm.js';
 import { EngineError } from '../errors.js';
 import { EngineKind } from '../models/catalog.js';
 import type { EngineId } from './engine-ids.js';
+import type { Phonemes } from '../text/ssml/segments.js';
 
 export interface EngineCapabilities {
   /** Engine family id, e.g. `pico`, `espeak`, `festival`, `flite`, `kokoro`, `pocketsphinx`. */
@@ -22,6 +23,8 @@ export interface EngineCapabilities {
   speed: boolean;
   /** Pitch factors the engine applies natively (cleaner than shifting the audio afterwards). */
   pitch?: { min: number; max: number };
+  /** Speaks `SynthesisRequest.phonemes` (IPA or X-SAMPA) as sounds. */
+  phonemeInput?: boolean;
 }
 
 export interface WordTiming {
@@ -91,6 +94,11 @@ export interface SynthesisRequest {
   /** A blended style vector, for engines with `blendableVoices`. */
   style?: Float32Array;
   seed?: number;
+  /**
+   * Say these sounds instead of `text`, for engines with `phonemeInput`; an engine without it
+   * speaks `text` (the written word), the documented fallback.
+   */
+  phonemes?: Phonemes;
 }
 
 export interface SynthesisResult {

@@ -26,6 +26,8 @@ const INITIALIZE_DONT_EXIT = 0x8000;
 const POS_CHARACTER = 1;
 /** UTF-8 text, plain: neither SSML (espeakSSML) nor `[[phonemes]]` (espeakPHONEMES) is read in user text. */
 const CHARS_UTF8 = 1;
+/** Reads `[[mnemonics]]` as phonemes: set only for text Timbre wrote from a request's phonemes. */
+const PHONEME_INPUT = 0x100;
 /** A sentence pause after the text, as the espeak-ng program adds: pieces joined keep their pauses. */
 const END_PAUSE = 0x1000;
 const PARAMETER_RATE = 1;
@@ -157,8 +159,11 @@ export class EspeakSession {
     return new EspeakSession(koffi, api, callbackType);
   }
 
-  /** Speaks plain UTF-8 text with a voice (`en-us`, `mb-us1`) at a rate in words per minute. */
-  synthesize(voice: string, text: string, wordsPerMinute: number, signal: AbortSignal): Promise<EspeakOutput> {
+  /**
+   * Speaks plain UTF-8 text with a voice (`en-us`, `mb-us1`) at a rate in words per minute; with
+   * `phonemeInput`, `[[ ]]` in the text holds phoneme mnemonics (the caller writes them, never a user).
+   */
+  synthesize(voice: string, text: string, wordsPerMinute: number, signal: AbortSignal, phonemeInput = false): Promise<EspeakOutput> {
     return this.lock.run(() => {
       signal.throwIfAborted();
       const sampleRate = this.useVoice(voice);
@@ -168,7 +173,8 @@ export class EspeakSession {
       try {
         // A NUL would end the text early.
         const bytes = Buffer.from(`${text.replaceAll('\0', ' ')}\0`, 'utf8');
-        const status = this.api.synth(bytes, bytes.length, 0, POS_CHARACTER, 0, CHARS_UTF8 | END_PAUSE, null, null);
+        const flags = CHARS_UTF8 | END_PAUSE | (phonemeInput ? PHONEME_INPUT : 0);
+        const status = this.api.synth(bytes, bytes.length, 0, POS_CHARACTER, 0, flags, null, null);
         if (gathering.error !== undefined) throw gathering.error;
         signal.throwIfAborted();
         this.check('espeak_Synth', status);

@@ -4,8 +4,9 @@ import { type Koffi, type LibraryHandle, type NativeSession, type Pointer, Seria
 /**
  * Flite through its libraries (the ones the flite program is built on), with flite's own sequence:
  * flite_init once, each voice registered once from its library on first use and kept, then per
- * piece flite_synth_text, the utterance's wave and its Segment relation read out, the utterance
- * deleted. Speed and pitch are features of the voice, set before each piece.
+ * piece flite_synth_text (or flite_synth_phones), the utterance's wave, its Segment relation and
+ * its words read out, the utterance deleted. Speed and pitch are features of the voice, set before
+ * each piece.
  */
 
 export const FLITE_LIBRARY = 'libflite.so.1';
@@ -22,11 +23,23 @@ export interface FliteSegment {
   end: number;
 }
 
+/** A token of the text (`$42`, `e.g`) and the time of the words it was read as, in seconds; pauses are outside. */
+export interface FliteWord {
+  word: string;
+  start: number;
+  end: number;
+}
+
 export interface FliteSpeech {
   samples: Int16Array;
   sampleRate: number;
   segments: FliteSegment[];
+  /** Empty for phones, which have no words. */
+  words: FliteWord[];
 }
+
+/** What a piece says: text, or phones of the voice's phone set separated by spaces (`pau hh ax l ow pau`). */
+export type FliteInput = { text: string } | { phones: string };
 
 /** A voice's library and its registration functions: `awb_time` is `cmu_time_awb`, the others `cmu_us_<name>`. */
 export function voiceLibrary(name: string): { soname: string; symbol: string } {
@@ -37,12 +50,18 @@ export function voiceLibrary(name: string): { soname: string; symbol: string } {
 interface FliteApi {
   init(): number;
   synthText(text: string, voice: Pointer): Pointer;
+  /** Space-separated phones of the voice's phone set, spoken with the voice's durations and intonation. */
+  synthPhones(phones: string, voice: Pointer): Pointer;
   uttWave(utterance: Pointer): Pointer;
   uttRelation(utterance: Pointer, name: string): Pointer;
   relationHead(relation: Pointer): Pointer;
   itemNext(item: Pointer): Pointer;
   itemFeatString(item: Pointer, name: string): string | null;
+  /** A feature by path from an item (`R:Token.parent.name`); `0` where the path leads nowhere. */
+  ffeatureString(item: Pointer, path: string): string | null;
   itemFeatFloat(item: Pointer, name: string): number;
+  /** A feature by path from an item (`R:SylStructure.daughtern.daughtern.R:Segment.end`). */
+  ffeatureFloat(item: Pointer, path: string): number;
   deleteUtterance(utterance: Pointer): void;
   featPresent(features: Pointer, name: string): number;
   featFloat(features: Pointer, name: string): number;
@@ -57,12 +76,15 @@ function bindFlite(lib: LibraryHandle): FliteApi {
   return {
     init: lib.func('int flite_init()'),
     synthText: lib.func('void *flite_synth_text(const char *text, void *voice)'),
+    synthPhones: lib.func('void *flite_synth_phones(const char *phones, void *voice)'),
+    ffeatureFloat: lib.func('float ffeature_float(void *item, const char *path)'),
     uttWave: lib.func('void *utt_wave(void *utterance)'),
     uttRelation: lib.func('void *utt_relation(void *utterance, const char *name)'),
     relationHead: lib.func('void *relation_head(void *relation)'),
     itemNext: lib.func('void *item_next(void *item)'),
     itemFeatString: lib.func('const char *item_feat_string(void *item, const char *name)'),
     itemFeatFloat: lib.func('float item_feat_float(void *item, const char *name)'),
+    ffeatureString: lib.func('const char *ffeature_string(void *item, const char *path)'),
     deleteUtterance: lib.func('void delete_utterance(void *utterance)'),
     featPresent: lib.func('int feat_present(void *features, const char *name)'),
     featFloat: lib.func('float feat_float(void *features, const char *name)'),
@@ -129,19 +151,19 @@ export class FliteSession implements NativeSession {
   }
 
   /**
-   * Speaks ASCII text with a voice; 16-bit mono samples. `features` gives this piece's features
-   * from the voice's own values; those it leaves unset are the voice's own.
+   * Speaks ASCII text (or phones) with a voice; 16-bit mono samples. `features` gives this piece's
+   * features from the voice's own values; those it leaves unset are the voice's own.
    */
-  speak(voiceName: string, text: string, features: (own: FliteFeatures) => FliteFeatures, signal: AbortSignal): Promise<FliteSpeech> {
+  speak(voiceName: string, input: FliteInput, features: (own: FliteFeatures) => FliteFeatures, signal: AbortSignal): Promise<FliteSpeech> {
     return this.lock.run(async () => {
       if (this.closed) throw new EngineError('engine_failed', 'flite: the library was released');
       signal.throwIfAborted();
       const voice = this.voices.get(voiceName) ?? (await this.register(voiceName));
       this.configure(voice, features({ ...voice.defaults }));
-      const utterance = this.api.synthText(text, voice.voice);
-      if (!utterance) throw new EngineError('engine_failed', 'flite: flite_synth_text gave no utterance', { voice: voiceName });
+      const utterance = 'text' in input ? this.api.synthText(input.text, voice.voice) : this.api.synthPhones(input.phones, voice.voice);
+      if (!utterance) throw new EngineError('engine_failed', 'flite: synthesis gave no utterance', { voice: voiceName });
       try {
-        return { ...this.waveOf(utterance), segments: this.segmentsOf(utterance) };
+        return { ...this.waveOf(utterance), segments: this.segmentsOf(utterance), words: 'text' in input ? this.wordsOf(utterance) : [] };
       } finally {
         this.api.deleteUtterance(utterance);
       }
@@ -204,7 +226,7 @@ export class FliteSession implements NativeSession {
     }
   }
 
-  private waveOf(utterance: Pointer): Omit<FliteSpeech, 'segments'> {
+  private waveOf(utterance: Pointer): Pick<FliteSpeech, 'samples' | 'sampleRate'> {
     const pointer = this.api.uttWave(utterance);
     if (!pointer) return { samples: new Int16Array(0), sampleRate: 0 };
     const wave = decodeWave(this.koffi.decode(pointer, this.layout.wave));
@@ -215,6 +237,25 @@ export class FliteSession implements NativeSession {
     // Copied out of the utterance, which is deleted after this.
     const samples = new Int16Array(this.koffi.view(wave.samples, wave.numSamples * 2)).slice();
     return { samples, sampleRate: wave.sampleRate };
+  }
+
+  /**
+   * The Word relation, each word from the end of the segment before its first to the end of its
+   * last; the words one token was read as (`$42`: forty two dollars) are one timing, named by it.
+   */
+  private wordsOf(utterance: Pointer): FliteWord[] {
+    const words: FliteWord[] = [];
+    const relation = this.api.uttRelation(utterance, 'Word');
+    let continuing = false;
+    for (let item = relation ? this.api.relationHead(relation) : null; item; item = this.api.itemNext(item)) {
+      const start = this.api.ffeatureFloat(item, 'R:SylStructure.daughter1.daughter1.R:Segment.p.end');
+      const end = this.api.ffeatureFloat(item, 'R:SylStructure.daughtern.daughtern.R:Segment.end');
+      const last = words.at(-1);
+      if (continuing && last) last.end = end;
+      else words.push({ word: this.api.ffeatureString(item, 'R:Token.parent.name') ?? '', start, end });
+      continuing = this.api.ffeatureString(item, 'R:Token.n.name') !== '0';
+    }
+    return words;
   }
 
   private segmentsOf(utterance: Pointer): FliteSegment[] {

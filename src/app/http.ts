@@ -28,6 +28,7 @@ import { previewRoutes, voiceRoutes } from '../features/voices/index.js';
 import { queueRoutes, systemRoutes } from '../features/system/index.js';
 import { taskDeleteRoutes, taskListRoutes, taskRoutes } from '../features/tasks/index.js';
 import { projectRoutes } from '../features/projects/index.js';
+import { pronunciationRoutes } from '../features/pronunciations/index.js';
 import { modelRoutes } from '../features/models/index.js';
 import { SHARED_SCHEMAS } from './shared-schemas.js';
 import { installStorageQuota } from '../features/storage/index.js';
@@ -126,12 +127,18 @@ async function registerCapabilities(app: FastifyInstance, config: Config, servic
   await app.register(apiKeyRoutes, { keys: services.keys });
   await app.register(systemRoutes, { system: services.system });
   await app.register(modelRoutes, { models: services.models });
-  await app.register(voiceRoutes, { voices: services.voices, dataDir: config.dataDir, maxArchiveBytes: config.maxArchiveBytes });
+  await app.register(voiceRoutes, {
+    voices: services.voices,
+    dataDir: config.dataDir,
+    maxArchiveBytes: config.maxArchiveBytes,
+    checkPronunciations: (ids, keyId) => services.pronunciations.checkedDefaults(ids, keyId),
+  });
   await app.register(previewRoutes, { previews: services.previews });
   await app.register(cloneRoutes, { cloning: services.cloning, assets: services.assets, voices: services.voices, maxSamples: config.cloneMaxSamples });
   await app.register(designRoutes, { design: services.design, voices: services.voices });
   const fileInto = (projectId: string | undefined, keyId: string) => services.projects.fileInto(projectId, keyId);
   await app.register(projectRoutes, { projects: services.projects });
+  await app.register(pronunciationRoutes, { pronunciations: services.pronunciations });
   await app.register(generateRoutes, { generation: services.generation, fileInto });
   await app.register(taskListRoutes, { tasks: services.taskRecords, summaries: services.taskSummaries });
   await app.register(taskRoutes, { tasks: services.tasks });

@@ -1,5 +1,6 @@
 import type { ApiKeyRepository } from '../features/access/index.js';
 import { ProjectRepository, ProjectService } from '../features/projects/index.js';
+import type { PronunciationService } from '../features/pronunciations/index.js';
 import type { TaskRemoval, TaskRepository, TaskService, TaskSummaries } from '../features/tasks/index.js';
 import type { Platform } from './platform.js';
 
@@ -10,7 +11,14 @@ import type { Platform } from './platform.js';
  */
 export function projectService(
   { config, db, queue }: Platform,
-  parts: { keys: ApiKeyRepository; tasks: TaskRepository; taskService: TaskService; summaries: TaskSummaries; removal: TaskRemoval },
+  parts: {
+    keys: ApiKeyRepository;
+    tasks: TaskRepository;
+    taskService: TaskService;
+    summaries: TaskSummaries;
+    removal: TaskRemoval;
+    pronunciations: PronunciationService;
+  },
 ): ProjectService {
   const projects = new ProjectRepository(db);
   parts.taskService.describeProjects((projectId) => projects.get(projectId)?.name);
@@ -23,6 +31,7 @@ export function projectService(
     queue,
     keysBelow: (keyId) => parts.keys.keysBelow(keyId),
     removeTasks: (taskIds, inTransaction) => parts.removal.remove(taskIds, inTransaction),
+    checkPronunciations: (ids, keyId) => parts.pronunciations.checkedDefaults(ids, keyId),
     maxTextChars: config.maxTextChars,
   });
 }

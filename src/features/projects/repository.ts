@@ -8,6 +8,8 @@ export interface ProjectRecord {
   ownerKeyId: string | null;
   name: string;
   script: ProjectScript;
+  /** Pronunciation dictionaries the project's generations apply by default, in order. */
+  pronunciationIds: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -17,12 +19,18 @@ interface ProjectRow {
   owner_key_id: string | null;
   name: string;
   script: string;
+  pronunciation_ids: string;
   created_at: string;
   updated_at: string;
 }
 
 /** A project as listed: the record with how many tasks it holds. */
 export type ListedProject = ProjectRecord & { taskCount: number };
+
+function idsOf(json: string): string[] {
+  const ids: unknown = JSON.parse(json);
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+}
 
 function fromRow(row: ProjectRow): ProjectRecord {
   const script: unknown = JSON.parse(row.script);
@@ -31,6 +39,7 @@ function fromRow(row: ProjectRow): ProjectRecord {
     ownerKeyId: row.owner_key_id,
     name: row.name,
     script: Value.Check(ProjectScriptSchema, script) ? script : EMPTY_SCRIPT,
+    pronunciationIds: idsOf(row.pronunciation_ids),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -42,8 +51,16 @@ export class ProjectRepository {
 
   insert(project: ProjectRecord): void {
     this.db
-      .prepare('INSERT INTO projects (id, owner_key_id, name, script, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(project.id, project.ownerKeyId, project.name, JSON.stringify(project.script), project.createdAt, project.updatedAt);
+      .prepare('INSERT INTO projects (id, owner_key_id, name, script, pronunciation_ids, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(
+        project.id,
+        project.ownerKeyId,
+        project.name,
+        JSON.stringify(project.script),
+        JSON.stringify(project.pronunciationIds),
+        project.createdAt,
+        project.updatedAt,
+      );
   }
 
   get(id: string): ProjectRecord | undefined {
@@ -75,14 +92,22 @@ export class ProjectRepository {
     return rows.map((row) => ({ ...fromRow(row), taskCount: row.task_count }));
   }
 
-  /** Saves name and script if the project still has `expectedUpdatedAt` (when given); false when it changed since. */
-  update(id: string, changes: { name?: string; script?: ProjectScript }, at: string, expectedUpdatedAt?: string): boolean {
+  /** Saves name, script and default dictionaries if the project still has `expectedUpdatedAt` (when given); false when it changed since. */
+  update(id: string, changes: { name?: string; script?: ProjectScript; pronunciationIds?: string[] }, at: string, expectedUpdatedAt?: string): boolean {
     const result = this.db
       .prepare(
-        `UPDATE projects SET name = coalesce(@name, name), script = coalesce(@script, script), updated_at = @at
+        `UPDATE projects SET name = coalesce(@name, name), script = coalesce(@script, script),
+           pronunciation_ids = coalesce(@pronunciationIds, pronunciation_ids), updated_at = @at
          WHERE id = @id AND (@expected IS NULL OR updated_at = @expected)`,
       )
-      .run({ id, at, name: changes.name ?? null, script: changes.script ? JSON.stringify(changes.script) : null, expected: expectedUpdatedAt ?? null });
+      .run({
+        id,
+        at,
+        name: changes.name ?? null,
+        script: changes.script ? JSON.stringify(changes.script) : null,
+        pronunciationIds: changes.pronunciationIds ? JSON.stringify(changes.pronunciationIds) : null,
+        expected: expectedUpdatedAt ?? null,
+      });
     return result.changes === 1;
   }
 

@@ -10,6 +10,8 @@ const tags = ['Projects'];
 const read = { scope: 'projects:read' } as const;
 const write = { scope: 'projects:write' } as const;
 const NOT_FOUND = { 404: ['project_not_found'] };
+/** Default dictionaries a caller names must be its own and few enough. */
+const PRONUNCIATION_ERRORS = { 400: ['too_many_dictionaries'], 404: ['pronunciation_not_found'] };
 
 const ProjectListSchema = Type.Object({
   projects: Type.Array(Type.Ref('ProjectSummary')),
@@ -50,10 +52,11 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
       tags,
       summary: 'Create a project: a name and, optionally, its script of speakers and lines',
       body: CreateProjectBody,
-      response: withErrors({ 201: Type.Ref('Project') }, { 400: ['invalid_script'] }),
+      response: withErrors({ 201: Type.Ref('Project') }, PRONUNCIATION_ERRORS, { 400: ['invalid_script'] }),
     },
     handler: async (request, reply) => {
-      const project = projects.create(request.body.name, request.body.script, callerOf(request).keyId);
+      const { name, script, pronunciation_ids: pronunciationIds } = request.body;
+      const project = projects.create(name, script, callerOf(request).keyId, pronunciationIds);
       return reply.code(201).send(projects.view(project));
     },
   });
@@ -78,12 +81,13 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectService
       summary: 'Rename a project or save its script',
       params: ProjectParams,
       body: UpdateProjectBody,
-      response: withErrors({ 200: Type.Ref('Project') }, NOT_FOUND, { 400: ['invalid_script'], 409: ['project_changed'] }),
+      response: withErrors({ 200: Type.Ref('Project') }, NOT_FOUND, PRONUNCIATION_ERRORS, { 400: ['invalid_script'], 409: ['project_changed'] }),
     },
     handler: async (request) => {
-      const project = projects.owned(request.params.project_id, callerOf(request).keyId);
-      const { name, script, updated_at: updatedAt } = request.body;
-      return projects.view(projects.update(project, { name, script, updatedAt }));
+      const keyId = callerOf(request).keyId;
+      const project = projects.owned(request.params.project_id, keyId);
+      const { name, script, pronunciation_ids: pronunciationIds, updated_at: updatedAt } = request.body;
+      return projects.view(projects.update(project, { name, script, pronunciationIds, updatedAt }, keyId));
     },
   });
 

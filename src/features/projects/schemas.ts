@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { languageSchema, Nullable, TimestampSchema } from '../../platform/http/schemas.js';
+import { PronunciationIdsField } from '../pronunciations/index.js';
 
 /** Schema limits of a script: as many lines as one long-form request takes; its total text within TIMBRE_MAX_TEXT_CHARS. */
 export const SCRIPT_LIMITS = { speakers: 50, lines: 1000, nameChars: 100 } as const;
@@ -43,12 +44,16 @@ const ProjectName = Type.String({ minLength: 1, maxLength: 200 });
 /** The script as a body field: the shared component, typed as what it validates. */
 const ScriptField = Type.Optional(Type.Unsafe<ProjectScript>(Type.Ref('ProjectScript')));
 
-export const CreateProjectBody = Type.Object({ name: ProjectName, script: ScriptField }, { additionalProperties: false });
+export const CreateProjectBody = Type.Object(
+  { name: ProjectName, script: ScriptField, pronunciation_ids: Type.Optional(PronunciationIdsField) },
+  { additionalProperties: false },
+);
 
 export const UpdateProjectBody = Type.Object(
   {
     name: Type.Optional(ProjectName),
     script: ScriptField,
+    pronunciation_ids: Type.Optional(PronunciationIdsField),
     updated_at: Type.Optional(
       Type.String({ description: 'The `updated_at` the change was made on; when the project changed since, 409 `project_changed` (another tab saved first)' }),
     ),
@@ -74,6 +79,7 @@ export const ProjectSchema = Type.Object(
     project_id: Type.String(),
     name: Type.String(),
     script: Type.Ref('ProjectScript'),
+    pronunciation_ids: Type.Array(Type.String(), { description: 'Pronunciation dictionaries the project’s generations apply by default, after their own' }),
     tasks: Type.Array(Type.Ref('TaskSummary'), { description: 'The tasks filed in the project, newest first' }),
     renders: Type.Array(Type.Object({ task_id: Type.String(), render: Type.Ref('Render') }), {
       description: 'Every merge and timeline render of those tasks, each its own file, oldest first per task',

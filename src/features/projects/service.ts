@@ -18,6 +18,8 @@ export interface ProjectDeps {
   keysBelow(keyId: string): string[];
   /** Deletes these tasks' rows and files, running `inTransaction` in the same transaction as the rows. */
   removeTasks(taskIds: string[], inTransaction: () => void): Promise<void>;
+  /** Checks default pronunciation dictionaries as a key sets them (each visible to it, not too many); answers them as kept. */
+  checkPronunciations(ids: readonly string[], keyId: string): string[];
   /** Longest script text (the service's longest text). */
   maxTextChars: number;
 }
@@ -34,13 +36,14 @@ const now = () => new Date().toISOString();
 export class ProjectService {
   constructor(private readonly deps: ProjectDeps) {}
 
-  create(name: string, script: ProjectScript | undefined, keyId: string): ProjectRecord {
+  create(name: string, script: ProjectScript | undefined, keyId: string, pronunciationIds: readonly string[] = []): ProjectRecord {
     const at = now();
     const project = {
       id: newId('proj'),
       ownerKeyId: keyId,
       name: name.trim() || name,
       script: this.checked(script ?? EMPTY_SCRIPT),
+      pronunciationIds: this.deps.checkPronunciations(pronunciationIds, keyId),
       createdAt: at,
       updatedAt: at,
     };
@@ -72,6 +75,7 @@ export class ProjectService {
       project_id: project.id,
       name: project.name,
       script: project.script,
+      pronunciation_ids: project.pronunciationIds,
       tasks: tasks.map((task) => this.deps.summaries.present(task)),
       renders: tasks.flatMap((task) => this.deps.renders.rendersOf(task).map((render) => ({ task_id: task.id, render }))),
       created_at: project.createdAt,
@@ -79,10 +83,15 @@ export class ProjectService {
     };
   }
 
-  update(project: ProjectRecord, changes: { name?: string; script?: ProjectScript; updatedAt?: string }): ProjectRecord {
+  update(
+    project: ProjectRecord,
+    changes: { name?: string; script?: ProjectScript; pronunciationIds?: readonly string[]; updatedAt?: string },
+    keyId: string,
+  ): ProjectRecord {
     const script = changes.script === undefined ? undefined : this.checked(changes.script);
+    const pronunciationIds = changes.pronunciationIds && this.deps.checkPronunciations(changes.pronunciationIds, keyId);
     const at = now();
-    if (!this.deps.projects.update(project.id, { name: changes.name, script }, at, changes.updatedAt)) {
+    if (!this.deps.projects.update(project.id, { name: changes.name, script, pronunciationIds }, at, changes.updatedAt)) {
       const current = this.deps.projects.get(project.id);
       throw new ApiError(409, 'project_changed', 'The project was changed since you loaded it; load it again and repeat your change', {
         project_id: project.id,

@@ -181,6 +181,7 @@ function importedRows(voice: ManifestVoice, id: string, samples: ReadonlyMap<str
     category: null,
     tags: voice.tags,
     favorite: false,
+    pronunciationIds: [],
     available: true,
     settings: voice.settings,
     previewPath: null,

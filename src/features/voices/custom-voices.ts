@@ -53,6 +53,7 @@ export function newCustomVoice(parts: CustomVoiceParts): VoiceRecord {
     category: null,
     tags: [],
     favorite: false,
+    pronunciationIds: [],
     available: true,
     previewPath: null,
     medianF0Hz: null,

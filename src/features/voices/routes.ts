@@ -6,6 +6,7 @@ import { publicCategory } from './categories.js';
 import { changesOf, VoiceUpdateBodySchema } from './voice-echo.js';
 import { VoiceTypeSchema } from './voice-schema.js';
 import { withErrors } from '../../platform/http/responses.js';
+import { callerOf } from '../access/index.js';
 import { voiceArchiveRoutes } from './archive-routes.js';
 
 const DEFAULT_LIMIT = 50;
@@ -50,10 +51,15 @@ const write = { scope: 'voices:write' } as const;
 const tags = ['Voices'];
 const NOT_FOUND = { 404: ['voice_not_found'] };
 
-export const voiceRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceService; dataDir: string; maxArchiveBytes: number }> = async (
-  app,
-  { voices, dataDir, maxArchiveBytes },
-) => {
+export interface VoiceRouteOptions {
+  voices: VoiceService;
+  dataDir: string;
+  maxArchiveBytes: number;
+  /** Checks default pronunciation dictionaries as a key sets them (each visible to it, not too many); answers them as kept. */
+  checkPronunciations: (ids: readonly string[], keyId: string) => string[];
+}
+
+export const voiceRoutes: FastifyPluginAsyncTypebox<VoiceRouteOptions> = async (app, { voices, dataDir, maxArchiveBytes, checkPronunciations }) => {
   app.get('/api/voices', {
     config: read,
     schema: {
@@ -85,19 +91,22 @@ export const voiceRoutes: FastifyPluginAsyncTypebox<{ voices: VoiceService; data
       tags,
       summary: 'Change the metadata of a voice',
       description:
-        'Takes the voice as GET shows it, or only the fields to change: name, description, category (a name; null removes it), tags, favorite. ' +
+        'Takes the voice as GET shows it, or only the fields to change: name, description, category (a name; null removes it), tags, favorite, ' +
+        'pronunciation_ids (dictionaries the caller can see, applied by default to every generation with the voice). ' +
         'Other fields are read-only: accepted when they match the stored voice, 400 read_only_mismatch otherwise. ' +
         'A preset keeps its name and description (changing them: 403 voice_read_only). An unknown category name gives 400 category_not_found.',
       params: VoiceParamsSchema,
       body: VoiceUpdateBodySchema,
       response: withErrors({ 200: Type.Ref('Voice') }, NOT_FOUND, {
-        400: ['read_only_mismatch', 'category_not_found', 'category_built_in'],
+        400: ['read_only_mismatch', 'category_not_found', 'category_built_in', 'too_many_dictionaries'],
         403: ['voice_read_only'],
+        404: ['pronunciation_not_found'],
       }),
     },
     handler: async (request) => {
       const current = publicVoice(await voices.get(request.params.id));
       const changes = changesOf(request.body, current, (name) => voices.findCategory(name)?.id);
+      if (changes.pronunciationIds) changes.pronunciationIds = checkPronunciations(changes.pronunciationIds, callerOf(request).keyId);
       return publicVoice(await voices.update(request.params.id, changes));
     },
   });

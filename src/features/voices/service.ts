@@ -36,6 +36,8 @@ export interface VoiceChanges {
   category?: string | null;
   tags?: string[];
   favorite?: boolean;
+  /** Default pronunciation dictionaries, already checked against the caller. */
+  pronunciationIds?: string[];
 }
 
 export interface VoiceServiceOptions {
@@ -95,6 +97,7 @@ function presetRecord(info: VoiceInfo, at: string): VoiceRecord {
     category: null,
     tags: [],
     favorite: false,
+    pronunciationIds: [],
     available: true,
     settings: {},
     previewPath: null,
@@ -124,6 +127,7 @@ export function publicVoice(voice: VoiceDetails) {
     library_tags: libraryTags(voice),
     library_category: libraryCategory(voice),
     favorite: voice.favorite,
+    pronunciation_ids: voice.pronunciationIds,
     available: voice.available,
     created_at: voice.createdAt,
     updated_at: voice.updatedAt,
@@ -220,7 +224,8 @@ export class VoiceService {
     const categoryId = changes.category === undefined || changes.category === null ? changes.category : this.categories.named(changes.category).id;
     const tags = changes.tags && [...new Set(changes.tags)];
     this.presetRows.writeKept(LISTING);
-    this.options.voices.updateMetadata(id, { name: changes.name, description: changes.description, categoryId, tags, favorite: changes.favorite }, now());
+    const { name, description, favorite, pronunciationIds } = changes;
+    this.options.voices.updateMetadata(id, { name, description, categoryId, tags, favorite, pronunciationIds }, now());
     return this.get(id);
   }
 

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Type } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
+import { PronunciationIdsField } from '../pronunciations/index.js';
 import { DescriptionSchema, TagsSchema, VoiceNameSchema } from './archive-format.js';
 import type { publicVoice, VoiceChanges } from './service.js';
 import { READ_ONLY } from './voice-schema.js';
@@ -24,6 +25,7 @@ export const VoiceUpdateBodySchema = Type.Object(
     ),
     tags: Type.Optional(TagsSchema),
     favorite: Type.Optional(Type.Boolean()),
+    pronunciation_ids: Type.Optional(PronunciationIdsField),
     // Typed loosely on purpose: validation would coerce a null it reads into 0 or "" (Ajv's
     // coerceTypes), and the value would no longer match what GET showed.
     ...Object.fromEntries(Object.keys(READ_ONLY).map((field) => [field, Type.Optional(Type.Unknown({ description: ECHO_NOTE }))])),
@@ -31,7 +33,7 @@ export const VoiceUpdateBodySchema = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-const EDITABLE = ['name', 'description', 'category', 'tags', 'favorite'] as const;
+const EDITABLE = ['name', 'description', 'category', 'tags', 'favorite', 'pronunciation_ids'] as const;
 
 /**
  * The changes a body asks for. A metadata field equal to the stored one is no change, so a preset
@@ -58,5 +60,7 @@ export function changesOf(body: Record<string, unknown>, current: PublicVoice, c
   changed('category', typeof body.category === 'string' || body.category === null ? body.category : undefined);
   changed('tags', Array.isArray(body.tags) ? body.tags.map(String) : undefined);
   changed('favorite', typeof body.favorite === 'boolean' ? body.favorite : undefined);
+  const pronunciationIds = Array.isArray(body.pronunciation_ids) ? body.pronunciation_ids.map(String) : undefined;
+  if (pronunciationIds && !isDeepStrictEqual(pronunciationIds, current.pronunciation_ids)) changes.pronunciationIds = pronunciationIds;
   return changes;
 }

@@ -39,6 +39,7 @@ export interface MetadataChanges {
   categoryId?: string | null;
   tags?: string[];
   favorite?: boolean;
+  pronunciationIds?: string[];
 }
 
 /** A language tag equal to the filter or a subtag of it; the filter is validated to hold no LIKE wildcards. */
@@ -66,10 +67,14 @@ const FILTER_CLAUSES: readonly (readonly [keyof VoiceFilter, string])[] = [
 ];
 
 /** Each field a metadata change may set, with its column. */
-const METADATA_COLUMNS = { name: 'name', description: 'description', categoryId: 'category_id', tags: 'tags', favorite: 'favorite' } satisfies Record<
-  keyof MetadataChanges,
-  string
->;
+const METADATA_COLUMNS = {
+  name: 'name',
+  description: 'description',
+  categoryId: 'category_id',
+  tags: 'tags',
+  favorite: 'favorite',
+  pronunciationIds: 'pronunciation_ids',
+} satisfies Record<keyof MetadataChanges, string>;
 
 export class VoiceRepository {
   constructor(private readonly db: Db) {
@@ -170,7 +175,7 @@ export class VoiceRepository {
   }
 
   updateMetadata(id: string, changes: MetadataChanges, at: string): void {
-    const { assignments, values } = assignmentsOf(changes, METADATA_COLUMNS, { tags: JSON.stringify, favorite: Number });
+    const { assignments, values } = assignmentsOf(changes, METADATA_COLUMNS, { tags: JSON.stringify, favorite: Number, pronunciationIds: JSON.stringify });
     if (assignments === '') return;
     this.db.prepare(`UPDATE voices SET ${assignments}, updated_at = @at WHERE id = @id`).run({ ...values, id, at });
   }

@@ -26,6 +26,8 @@ export interface VoiceRecord {
   category: string | null;
   tags: string[];
   favorite: boolean;
+  /** Pronunciation dictionaries generations with this voice apply by default, after their own and their project's. */
+  pronunciationIds: string[];
   available: boolean;
   settings: VoiceSettings;
   /** Relative to the data directory. */
@@ -48,7 +50,7 @@ export interface VoiceSampleRecord {
   createdAt: string;
 }
 
-export type VoiceRow = RowOf<VoiceRecord, 'languages' | 'tags' | 'settings', 'favorite' | 'available'>;
+export type VoiceRow = RowOf<VoiceRecord, 'languages' | 'tags' | 'settings' | 'pronunciationIds', 'favorite' | 'available'>;
 
 export type SampleRow = RowOf<VoiceSampleRecord>;
 
@@ -82,8 +84,8 @@ export function readSettings(value: unknown): VoiceSettings {
 
 const readStrings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item) => typeof item === 'string') : []);
 
-const voiceFromRow = rowMapper<VoiceRecord, 'languages' | 'tags' | 'settings', 'favorite' | 'available'>(
-  { languages: readStrings, tags: readStrings, settings: readSettings },
+const voiceFromRow = rowMapper<VoiceRecord, 'languages' | 'tags' | 'settings' | 'pronunciationIds', 'favorite' | 'available'>(
+  { languages: readStrings, tags: readStrings, settings: readSettings, pronunciationIds: readStrings },
   ['favorite', 'available'],
 );
 
@@ -100,7 +102,7 @@ export const sampleFromRow = rowMapper<VoiceSampleRecord>({});
 
 const VOICE_COLUMNS = [
   ...['id', 'type', 'name', 'engine', 'engine_voice', 'language', 'languages', 'gender', 'description', 'license', 'sample_rate'],
-  ...['category_id', 'tags', 'favorite', 'available', 'settings', 'preview_path', 'created_at', 'updated_at'],
+  ...['category_id', 'tags', 'favorite', 'pronunciation_ids', 'available', 'settings', 'preview_path', 'created_at', 'updated_at'],
 ];
 
 /** The field of a `toRow` record each column comes from. */
@@ -127,6 +129,7 @@ export function toRow(voice: VoiceRecord) {
     ...voice,
     languages: JSON.stringify(voice.languages),
     tags: JSON.stringify(voice.tags),
+    pronunciationIds: JSON.stringify(voice.pronunciationIds),
     favorite: voice.favorite ? 1 : 0,
     available: voice.available ? 1 : 0,
     settings: JSON.stringify(voice.settings),

@@ -13,6 +13,9 @@ export const METADATA = {
   category: Type.Union([Type.String(), Type.Null()], { description: 'Category name' }),
   tags: Type.Array(Type.String()),
   favorite: Type.Boolean(),
+  pronunciation_ids: Type.Array(Type.String(), {
+    description: 'Pronunciation dictionaries generations with this voice apply by default, after their own and their project’s',
+  }),
 };
 
 /** How well a clone or design keeps its words; null for presets and where no recognizer handles the language. */

@@ -10,7 +10,17 @@ after(() => removeDir(dir));
 function clone(id: string, settings: Record<string, unknown>): VoiceRecord {
   return {
     ...{ id, type: 'clone', name: id, engine: 'kokoro', engineVoice: 'af_heart', language: 'en-US', languages: ['en-US'], gender: null },
-    ...{ description: null, license: null, sampleRate: 24000, categoryId: null, category: null, tags: ['warm'], favorite: true, available: true },
+    ...{
+      description: null,
+      license: null,
+      sampleRate: 24000,
+      categoryId: null,
+      category: null,
+      tags: ['warm'],
+      favorite: true,
+      pronunciationIds: [],
+      available: true,
+    },
     ...{ settings, previewPath: null, medianF0Hz: null, centroidHz: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' },
   };
 }

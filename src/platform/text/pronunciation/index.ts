@@ -1,0 +1,2 @@
+export { applyPronunciations } from './apply.js';
+export type { PronunciationDictionary, PronunciationRule, RuleMatch } from './rules.js';

@@ -1,5 +1,5 @@
 import type { Db } from '../../platform/store/database.js';
-import { assignmentsOf, readStoredError, rowMapper, type RowOf } from '../../platform/store/rows.js';
+import { assignmentsOf, readAny, readStoredError, rowMapper, type RowOf } from '../../platform/store/rows.js';
 import type { KeptChannel, KeptWrites } from '../../platform/store/kept-writes.js';
 
 export type TakeState = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -19,6 +19,8 @@ export interface TakeRecord {
   /** Relative to the data directory. */
   audioPath: string | null;
   error: { code: string; message: string; details: Record<string, unknown> } | null;
+  /** `{words, word_source}` of the take's own audio once it is spoken (read with `readWordTimings`); absent before, and for takes spoken before word times were kept. */
+  timings?: unknown;
   createdAt: string;
 }
 
@@ -48,16 +50,22 @@ interface ChunkRow {
   selected_take: number;
 }
 
-type TakeRow = RowOf<TakeRecord, 'error'>;
+type TakeRow = RowOf<TakeRecord, 'error' | 'timings'>;
 
 /** The take columns under their field names (the index is stored as `idx`, a word SQL keeps). */
-const TAKE_COLUMNS = 'task_id, idx AS "index", take, text, voice_id, language, route, seed, state, duration, audio_path, error, created_at';
+const TAKE_COLUMNS = 'task_id, idx AS "index", take, text, voice_id, language, route, seed, state, duration, audio_path, error, timings, created_at';
 
-const takeFromRow = rowMapper<TakeRecord, 'error'>({ error: readStoredError });
+const takeFromRow = rowMapper<TakeRecord, 'error' | 'timings'>({ error: readStoredError, timings: readAny });
 
-export type TakeChanges = Partial<Pick<TakeRecord, 'state' | 'duration' | 'audioPath' | 'error'>>;
+export type TakeChanges = Partial<Pick<TakeRecord, 'state' | 'duration' | 'audioPath' | 'error' | 'timings'>>;
 
-const TAKE_CHANGE_COLUMNS = { state: 'state', duration: 'duration', audioPath: 'audio_path', error: 'error' } satisfies Record<keyof TakeChanges, string>;
+const TAKE_CHANGE_COLUMNS = {
+  state: 'state',
+  duration: 'duration',
+  audioPath: 'audio_path',
+  error: 'error',
+  timings: 'timings',
+} satisfies Record<keyof TakeChanges, string>;
 
 function takeKey(taskId: string, index: number, take: number): string {
   return `${taskId}/${index}/${take}`;
@@ -91,10 +99,10 @@ export class ChunkRepository {
   insertTake(take: TakeRecord): void {
     this.db
       .prepare(
-        `INSERT INTO chunk_takes (task_id, idx, take, text, voice_id, language, route, seed, state, duration, audio_path, error, created_at)
-         VALUES (@taskId, @index, @take, @text, @voiceId, @language, @route, @seed, @state, @duration, @audioPath, @error, @createdAt)`,
+        `INSERT INTO chunk_takes (task_id, idx, take, text, voice_id, language, route, seed, state, duration, audio_path, error, timings, created_at)
+         VALUES (@taskId, @index, @take, @text, @voiceId, @language, @route, @seed, @state, @duration, @audioPath, @error, @timings, @createdAt)`,
       )
-      .run({ ...take, error: take.error ? JSON.stringify(take.error) : null });
+      .run({ ...take, error: take.error ? JSON.stringify(take.error) : null, timings: take.timings == null ? null : JSON.stringify(take.timings) });
   }
 
   /** A new take that becomes the chunk's selected one, in one transaction. */
@@ -172,7 +180,7 @@ export class ChunkRepository {
   }
 
   updateTake(taskId: string, index: number, take: number, changes: TakeChanges): void {
-    const { assignments, values } = assignmentsOf(changes, TAKE_CHANGE_COLUMNS, { error: JSON.stringify });
+    const { assignments, values } = assignmentsOf(changes, TAKE_CHANGE_COLUMNS, { error: JSON.stringify, timings: JSON.stringify });
     if (assignments === '') return;
     this.db.prepare(`UPDATE chunk_takes SET ${assignments} WHERE task_id = @taskId AND idx = @index AND take = @take`).run({ ...values, taskId, index, take });
   }

@@ -6,4 +6,5 @@ export { RenderRepository, type RenderKind, type RenderRecord } from './render-r
 export { TaskRemoval, type TaskFiles } from './removal.js';
 export { RENDER_ID_HEADER, RenderSchema, TaskSchema, taskRoutes } from './routes.js';
 export { followTaskJobs, submitTaskJob } from './task-status.js';
-export { extensionOf, TaskService, type CueSource, type NewRender, type PublicTask, type TaskDetails } from './service.js';
+export { extensionOf, TaskService, type CueGranularity, type CueSource, type NewRender, type PublicTask, type TaskDetails } from './service.js';
+export { joinedSource, readWordTimings, TaskWordsSchema, type StoredWordTimings, type TaskWords, type WordSource } from './words.js';

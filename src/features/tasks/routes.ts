@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { create as contentDisposition } from 'content-disposition';
 import { contentTypeOf } from '../../platform/audio/encode.js';
-import { toSrt, toVtt } from '../../platform/text/subtitles.js';
+import { CUE_LIMITS, toSrt, toVtt } from '../../platform/text/subtitles.js';
 import type { TaskRecord } from './repository.js';
 import { extensionOf, type TaskService } from './service.js';
+import { taskWordRoutes } from './words-routes.js';
 import { callerOf } from '../access/index.js';
 import { ErrorObjectSchema, Nullable, NullableTimestampSchema, TimestampSchema } from '../../platform/http/schemas.js';
 import { AUDIO_MEDIA_TYPES, binaryResponse, HEADERS, withErrors } from '../../platform/http/responses.js';
@@ -20,7 +21,12 @@ export const TaskSchema = Type.Object(
     format: Nullable(Type.String()),
     sample_rate: Nullable(Type.Integer()),
     duration: Nullable(Type.Number({ description: 'seconds' })),
-    timings: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'words and phonemes with start/end seconds, where the engine gives them' })),
+    timings: Nullable(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'Start/end seconds: `words` (from the engine, or estimated from the audio: `word_source`), `phonemes` where the engine gives them; a merged long-form task’s `sentences` and `words` (with their `chunk`). Read words through GET /api/tasks/{task_id}/words',
+      }),
+    ),
     stages: Nullable(
       Type.Record(Type.String(), Type.Number(), {
         description:
@@ -81,6 +87,8 @@ const config = { scope: 'tts:generate', budget: 'task_reads' } as const;
 const tags = ['Text to speech'];
 
 export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = async (app, { tasks }) => {
+  await app.register(taskWordRoutes, { tasks });
+
   app.get('/api/tasks/:task_id', {
     config,
     schema: {
@@ -100,9 +108,9 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
     schema: {
       operationId: 'getTaskSubtitles',
       tags,
-      summary: 'Sentence (merged long-form, or its timeline as laid out) or word times of a task as SRT, WebVTT or JSON',
+      summary: 'Sentence or word cues of a task (a generation, a merged long-form task, or its timeline as laid out) as SRT, WebVTT or JSON',
       description:
-        'Cues name their speaker: `Name: text` in SRT, a voice span `<v Name>text` in WebVTT, `speaker` in JSON. `source=timeline` cuts the cues from the timeline as it is laid out now: every unmuted chunk block from its start to its end.',
+        'Cues name their speaker: `Name: text` in SRT, a voice span `<v Name>text` in WebVTT, `speaker` in JSON. `granularity=sentence`: a merged long-form task’s chunks, from each one’s first word to its last; a generation’s words grouped into lines (a sentence end ends a cue; a line holds at most `max_chars` characters and stays at most `max_seconds` on screen). `granularity=word`: one cue per word. `source=timeline` cuts the cues from the timeline as it is laid out now: every unmuted chunk block from its start to its end.',
       params: TaskParams,
       querystring: Type.Object(
         {
@@ -112,8 +120,22 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
               type: 'string',
               enum: ['merge', 'timeline'],
               default: 'merge',
-              description: '`merge`: the sentence times of the last merged file (or a generation’s word times); `timeline`: the timeline’s current layout',
+              description: '`merge`: the times of the last merged file (or a generation’s); `timeline`: the timeline’s current layout',
             }),
+          ),
+          granularity: Type.Optional(
+            Type.Unsafe<'sentence' | 'word'>({
+              type: 'string',
+              enum: ['sentence', 'word'],
+              default: 'sentence',
+              description: 'A cue per sentence (or line), or per word',
+            }),
+          ),
+          max_chars: Type.Optional(
+            Type.Integer({ minimum: 10, maximum: 200, default: CUE_LIMITS.maxChars, description: 'Characters of a sentence cue cut from word times' }),
+          ),
+          max_seconds: Type.Optional(
+            Type.Number({ minimum: 1, maximum: 60, default: CUE_LIMITS.maxSeconds, description: 'Seconds a sentence cue cut from word times stays on screen' }),
           ),
         },
         { additionalProperties: false },
@@ -121,7 +143,8 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
       response: withErrors({ 200: SubtitlesResponse }, NOT_FOUND, { 404: ['timeline_not_found'], 409: ['timings_unavailable'] }),
     },
     handler: async (request, reply) => {
-      const cues = tasks.cuesOf(tasks.owned(request.params.task_id, callerOf(request).keyId), request.query.source);
+      const { source, granularity, max_chars: maxChars = CUE_LIMITS.maxChars, max_seconds: maxSeconds = CUE_LIMITS.maxSeconds } = request.query;
+      const cues = tasks.cuesOf(tasks.owned(request.params.task_id, callerOf(request).keyId), source, granularity, { maxChars, maxSeconds });
       const format = request.query.format ?? 'srt';
       if (format === 'json') {
         return reply.type('application/json; charset=utf-8').send(JSON.stringify({ cues: cues.map((cue) => ({ ...cue, speaker: cue.speaker ?? null })) }));

@@ -2,15 +2,19 @@ import { readFile, stat } from 'node:fs/promises';
 import { FILE_EXTENSIONS } from '../../platform/audio/encode.js';
 import { ApiError } from '../../platform/errors.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
-import type { Cue } from '../../platform/text/subtitles.js';
+import { cuesFromWords, CUE_LIMITS, shownText, type Cue, type CueLimits } from '../../platform/text/subtitles.js';
 import type { RenderKind, RenderRecord, RenderRepository } from './render-repository.js';
 import type { TaskKind, TaskRecord, TaskRepository } from './repository.js';
+import { wordsOfTask, type ChunkTimings, type TaskWords } from './words.js';
 
 /** What a kind of task shows besides the fields every task has (a long-form task's chunks). */
 export type TaskDetails = (task: TaskRecord) => Record<string, unknown>;
 
 /** Where subtitle cues come from: the last merged file's sentence times, or the timeline's current layout. */
 export type CueSource = 'merge' | 'timeline';
+
+/** What a cue holds: a sentence (or a line of one, cut from word times), or one word. */
+export type CueGranularity = 'sentence' | 'word';
 
 /** A render to record: its file is written; its size and time are read when it is recorded. */
 export type NewRender = Omit<RenderRecord, 'sizeBytes' | 'createdAt'>;
@@ -32,6 +36,7 @@ const EXTENSIONS: Readonly<Record<string, string>> = FILE_EXTENSIONS;
 export class TaskService {
   private readonly details = new Map<string, TaskDetails>();
   private readonly cueSources = new Map<CueSource, (task: TaskRecord) => Cue[]>();
+  private readonly chunkTimings = new Map<TaskKind, ChunkTimings>();
   private projectName: (projectId: string) => string | undefined = () => undefined;
   private keysBelow: (keyId: string) => string[] = (keyId) => [keyId];
 
@@ -56,6 +61,16 @@ export class TaskService {
   /** The timeline capability gives the cues of a task's timeline as it is laid out now. */
   addCueSource(source: Exclude<CueSource, 'merge'>, cues: (task: TaskRecord) => Cue[]): void {
     this.cueSources.set(source, cues);
+  }
+
+  /** A kind of task spoken in chunks (long-form) gives its chunks' word times, for its words before a merge. */
+  describeChunkTimings(kind: TaskKind, timings: ChunkTimings): void {
+    this.chunkTimings.set(kind, timings);
+  }
+
+  /** The task's words: in seconds of its audio, or of each chunk's audio before a long-form task is merged; 409 without them. */
+  wordsOf(task: TaskRecord): TaskWords {
+    return wordsOfTask(task, this.chunkTimings.get(task.kind));
   }
 
   /** A task as its owner (or a key above it) sees it; tasks of other keys do not exist for the caller. */
@@ -130,17 +145,32 @@ export class TaskService {
     return `${base || task.id} - ${fileSafe(what)}.${fileSafe(extension)}`;
   }
 
-  /** Sentence times (with their speakers) of the last merged file, else word times of a single generation; or the timeline's cues. */
-  cuesOf(task: TaskRecord, source: CueSource = 'merge'): Cue[] {
+  /**
+   * Cues of the task's audio: with `sentence`, the sentence times (with their speakers) of the last
+   * merged file, else a generation's words grouped into sentence lines (`limits`); with `word`, one
+   * cue per word of the task's audio. Or the cues of the timeline as laid out now.
+   */
+  cuesOf(task: TaskRecord, source: CueSource = 'merge', granularity: CueGranularity = 'sentence', limits: CueLimits = CUE_LIMITS): Cue[] {
     if (source !== 'merge') {
       const cues = this.cueSources.get(source);
       if (!cues) throw new ApiError(409, 'timings_unavailable', `Task ${task.id} has no ${source}`, { task_id: task.id });
+      if (granularity === 'word') throw new ApiError(400, 'invalid_request', 'Word cues come from the audio’s word times, not the timeline (source=merge)');
       return cues(task);
     }
-    const timings = (task.timings ?? {}) as { sentences?: Cue[]; words?: { word: string; start: number; end: number }[] | null };
-    if (timings.sentences) return timings.sentences.map(({ start, end, text, speaker }) => ({ start, end, text, ...(speaker ? { speaker } : {}) }));
-    if (timings.words) return timings.words.map(({ word, start, end }) => ({ start, end, text: word }));
-    throw new ApiError(409, 'timings_unavailable', `Task ${task.id} has no sentence or word times (merge a long-form task first)`, { task_id: task.id });
+    const timings = (task.timings ?? {}) as { sentences?: Cue[] };
+    if (granularity === 'sentence' && timings.sentences) {
+      return timings.sentences.map(({ start, end, text, speaker }) => ({ start, end, text, ...(speaker ? { speaker } : {}) }));
+    }
+    const words = this.wordsOf(task);
+    if (words.relative_to !== 'task') {
+      throw new ApiError(409, 'timings_unavailable', `Task ${task.id} has no times in one audio (merge the long-form task first)`, { task_id: task.id });
+    }
+    if (granularity === 'sentence') return cuesFromWords(words.words, shownText(task.text ?? ''), limits);
+    const speakers = new Map((timings.sentences ?? []).map((sentence, index) => [index, sentence.speaker]));
+    return words.words.map(({ text, start, end, chunk }) => {
+      const speaker = speakers.get(chunk);
+      return speaker ? { start, end, text, speaker } : { start, end, text };
+    });
   }
 }
 

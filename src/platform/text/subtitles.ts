@@ -6,6 +6,101 @@ export interface Cue {
   speaker?: string;
 }
 
+import { looksLikeSsml } from './ssml/parse.js';
+
+const XML_ENTITIES: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/**
+ * The words a text shows on screen: an SSML document without its markup (a `sub` shows the written
+ * word, not its alias), on one line; plain text as it is.
+ */
+export function shownText(text: string): string {
+  if (!looksLikeSsml(text)) return text;
+  return text
+    .replace(/<!--[\s\S]*?-->|<[^>]*>/g, ' ')
+    .replace(/&(lt|gt|amp|quot|apos);/g, (_, name: string) => XML_ENTITIES[name]!)
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A word with its times in seconds. */
+export interface TimedWord {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** How long a sentence cue cut from word times may be: the usual subtitle rules of one line of 42 characters and 7 seconds on screen. */
+export interface CueLimits {
+  maxChars: number;
+  maxSeconds: number;
+}
+
+export const CUE_LIMITS: Readonly<CueLimits> = Object.freeze({ maxChars: 42, maxSeconds: 7 });
+
+const SENTENCE_END = /[.!?。！？…]/u;
+/** How far past the last word found (characters) the next word is looked for in the text: further, it is some other occurrence. */
+const SEARCH_REACH = 60;
+
+/**
+ * Sentence cues from word times: a cue ends after a word the text follows with a sentence end, and
+ * before a word that would take its line past `maxChars` or the cue past `maxSeconds` (a single
+ * longer word is a cue of its own). A cue shows the text as written from its first word to its last
+ * with the marks around it; words not found in `text` (an engine's reading of a number, say) are
+ * shown as the engine named them. It runs from its first word's start to its last word's end.
+ */
+export function cuesFromWords(words: readonly TimedWord[], text: string, limits: CueLimits = CUE_LIMITS): Cue[] {
+  const places = locate(words, text);
+  const cues: Cue[] = [];
+  let group: number[] = [];
+  const lineOf = (indices: number[]) => {
+    const [first, last] = [places[indices[0]!], places[indices[indices.length - 1]!]];
+    const written = indices.every((i) => places[i]) && first && last ? text.slice(withOpening(text, first.from), withClosing(text, last.to)) : undefined;
+    return (written ?? indices.map((i) => words[i]!.text).join(' ')).replace(/\s+/g, ' ').trim();
+  };
+  const flush = () => {
+    if (group.length > 0) cues.push({ start: words[group[0]!]!.start, end: words[group[group.length - 1]!]!.end, text: lineOf(group) });
+    group = [];
+  };
+  for (const [i, word] of words.entries()) {
+    const tooLong = group.length > 0 && (lineOf([...group, i]).length > limits.maxChars || word.end - words[group[0]!]!.start > limits.maxSeconds);
+    if (tooLong) flush();
+    group.push(i);
+    const place = places[i];
+    const after = place ? text.slice(place.to, places[i + 1]?.from ?? withClosing(text, place.to)) : word.text.slice(-1);
+    if (SENTENCE_END.test(after)) flush();
+  }
+  flush();
+  return cues;
+}
+
+/** Where each word is in the text, looked for in order (case aside) a little past the last one found; undefined where it is not. */
+function locate(words: readonly TimedWord[], text: string): ({ from: number; to: number } | undefined)[] {
+  let cursor = 0;
+  return words.map((word) => {
+    const pattern = new RegExp(word.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'giu');
+    pattern.lastIndex = cursor;
+    const found = word.text === '' ? null : pattern.exec(text);
+    if (!found || found.index - cursor > SEARCH_REACH) return undefined;
+    cursor = found.index + found[0].length;
+    return { from: found.index, to: cursor };
+  });
+}
+
+/** The offset of the opening marks (quotes, brackets) right before `at`. */
+function withOpening(text: string, at: number): number {
+  let start = at;
+  while (start > 0 && /[^\s\p{L}\p{N}]/u.test(text[start - 1]!)) start--;
+  return start;
+}
+
+/** The offset past the punctuation and closing marks right after `at`. */
+function withClosing(text: string, at: number): number {
+  let end = at;
+  while (end < text.length && /[^\s\p{L}\p{N}]/u.test(text[end]!)) end++;
+  return end;
+}
+
 /**
  * SubRip: numbered blocks (from 1) of a `00:00:01,500 --> 00:00:02,000` line and the text,
  * separated by blank lines. SubRip has no speaker markup: a speaker's cue reads `Name: text`.

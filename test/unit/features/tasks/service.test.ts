@@ -87,11 +87,12 @@ describe('the tasks service', () => {
     assert.equal(tasks.downloadName(task('task_filed', { projectId: 'project_1' }), 'timeline', 'mp4'), 'Night Signals - timeline.mp4');
   });
 
-  test('subtitle cues come from sentence times, else word times, else 409 timings_unavailable', () => {
+  test('subtitle cues come from sentence times, else word times (grouped into sentences, or one per word), else 409 timings_unavailable', () => {
     const sentences = task('task_sentences', { timings: { sentences: [{ start: 0, end: 1.5, text: 'Hello.', index: 0 }] } });
     const words = task('task_words', { timings: { words: [{ word: 'Hello', start: 0.1, end: 0.6 }], phonemes: null } });
     assert.deepEqual(tasks.cuesOf(sentences), [{ start: 0, end: 1.5, text: 'Hello.' }]);
-    assert.deepEqual(tasks.cuesOf(words), [{ start: 0.1, end: 0.6, text: 'Hello' }]);
+    assert.deepEqual(tasks.cuesOf(words), [{ start: 0.1, end: 0.6, text: 'Hello.' }], 'a sentence as written, from its words');
+    assert.deepEqual(tasks.cuesOf(words, 'merge', 'word'), [{ start: 0.1, end: 0.6, text: 'Hello' }]);
     assert.throws(
       () => tasks.cuesOf(task('task_plain')),
       (error: unknown) => error instanceof ApiError && error.code === 'timings_unavailable',

@@ -13,11 +13,13 @@ import { closePlatform, openPlatform, type Platform } from './platform.js';
 import { projectService } from './projects.js';
 import type { KeyLine } from '../features/storage/index.js';
 import type { ProjectService } from '../features/projects/index.js';
+import { PronunciationRepository, PronunciationService } from '../features/pronunciations/index.js';
 import { storageServices, storageStatusSection, type StorageServices } from './storage.js';
 import { RenderRepository, TaskRepository, TaskService, TaskSummaries } from '../features/tasks/index.js';
 import { GenerationService } from '../features/generation/index.js';
-import { ChunkRepository, LongFormService } from '../features/long-form/index.js';
+import { ChunkRepository, LongFormService, selected } from '../features/long-form/index.js';
 import type { SpeakingVoice } from '../platform/speech/speech.js';
+import { SpeechMarkup } from '../platform/speech/markup.js';
 import { AssetRepository, AssetService } from '../features/assets/index.js';
 import { DownloadService } from '../features/downloads/index.js';
 import { TranscriptionService } from '../features/transcription/index.js';
@@ -53,6 +55,8 @@ export interface Services {
   /** Which keys stand above and below a key: storage quotas are counted along it. */
   keyLine: KeyLine;
   projects: ProjectService;
+  /** Pronunciation dictionaries, which synthesis applies and voices and projects name as defaults. */
+  pronunciations: PronunciationService;
   /** The stored tasks themselves, for lists. */
   taskRecords: TaskRepository;
   taskSummaries: TaskSummaries;
@@ -66,8 +70,10 @@ export interface Services {
 /** The composition root: opens the platform and wires every capability to it. */
 export function createServices(config: Config): Services {
   const platform = openPlatform(config);
-  const { measureFill, ...voices } = voiceServices(platform);
-  const speech = speechServices(platform, voices.voices);
+  const keyRepository = new ApiKeyRepository(platform.db);
+  const { pronunciations, markup } = markupServices(platform, keyRepository);
+  const { measureFill, ...voices } = voiceServices(platform, markup);
+  const speech = speechServices(platform, voices.voices, markup);
   const media = mediaServices(platform, speech.chunks, speech.services.tasks);
   const system = systemService(platform);
   const { log, db, events, engines, queue, audio, voiceFiles } = platform;
@@ -75,7 +81,6 @@ export function createServices(config: Config): Services {
   let assetSweep: NodeJS.Timeout | undefined;
   // Expired assets free space, but deleting their rows needs some: a sweep on a full disk waits for the next.
   const sweepAssets = () => media.assets.sweepExpired().catch((error: unknown) => log.warn({ err: error }, 'the asset sweep failed'));
-  const keyRepository = new ApiKeyRepository(db);
   const keys = new KeyService(keyRepository, events, log);
   const storage = storageServices(platform);
   const parts = { keys: keyRepository, tasks: speech.taskRecords, taskService: speech.services.tasks, summaries: speech.summaries, removal: storage.removal };
@@ -91,7 +96,8 @@ export function createServices(config: Config): Services {
     audio,
     storage,
     keyLine: { above: (keyId) => keyRepository.quotaLine(keyId), below: (keyId) => keyRepository.keysBelow(keyId) },
-    projects: projectService(platform, parts),
+    projects: projectService(platform, { ...parts, pronunciations }),
+    pronunciations,
     taskRecords: speech.taskRecords,
     taskSummaries: speech.summaries,
     workers: platform.compute.workers,
@@ -122,8 +128,20 @@ export function createServices(config: Config): Services {
   };
 }
 
+/** Pronunciation dictionaries, and SSML read at the configured limits with them applied. */
+function markupServices({ config, db }: Platform, keys: ApiKeyRepository) {
+  const pronunciations = new PronunciationService({
+    dictionaries: new PronunciationRepository(db),
+    keysBelow: (keyId) => keys.keysBelow(keyId),
+    maxRules: config.pronunciationMaxRules,
+    maxDictionaries: config.pronunciationMaxDictionaries,
+  });
+  const limits = { maxDepth: config.ssmlMaxDepth, maxElements: config.ssmlMaxElements, maxBreakSeconds: config.ssmlMaxBreakSeconds };
+  return { pronunciations, markup: new SpeechMarkup(limits, (ids, keyId) => pronunciations.dictionariesFor(ids, keyId)) };
+}
+
 /** Voices and the capabilities that make them: presets, previews, clones and designs. */
-function voiceServices({ config, db, engines, queue, audio, voiceFiles, kept, log }: Platform) {
+function voiceServices({ config, db, engines, queue, audio, voiceFiles, kept, log }: Platform, markup: SpeechMarkup) {
   const voiceRepository = new VoiceRepository(db);
   // Presets are read from the engines on the first voice request, then at most every 5 minutes.
   const voices = new VoiceService({
@@ -140,7 +158,17 @@ function voiceServices({ config, db, engines, queue, audio, voiceFiles, kept, lo
   const presets = () => allPresets(voices);
   const findVoice = (id: string) => voices.get(id);
   const limits = { minSpeechSeconds: config.cloneMinSpeechSeconds, maxSampleSeconds: config.cloneMaxSampleSeconds };
-  const previews = new PreviewService({ engines, voiceFiles, queue, audio, voices: voiceRepository, findVoice, maxAudioSeconds: config.maxAudioSeconds, log });
+  const previews = new PreviewService({
+    engines,
+    voiceFiles,
+    queue,
+    audio,
+    voices: voiceRepository,
+    findVoice,
+    markup,
+    maxAudioSeconds: config.maxAudioSeconds,
+    log,
+  });
   const afterSeconds = config.measureVoicesAfterSeconds;
   return {
     voices,
@@ -162,16 +190,19 @@ function voiceServices({ config, db, engines, queue, audio, voiceFiles, kept, lo
 }
 
 /** Speaking text as stored tasks: single generations and long-form texts. */
-function speechServices(platform: Platform, voices: VoiceService) {
+function speechServices(platform: Platform, voices: VoiceService, markup: SpeechMarkup) {
   const { config, db, kept, engines, queue, events, audio, voiceFiles } = platform;
   const tasks = new TaskRepository(db, kept);
   const taskService = new TaskService({ tasks, audio, renders: new RenderRepository(db) });
   const chunks = new ChunkRepository(db, kept);
   const summaries = new TaskSummaries();
   summaries.describeVoices('long-form', (task) => chunks.voicesOf(task.id));
+  taskService.describeChunkTimings('long-form', (task) =>
+    chunks.listForTask(task.id).map((chunk) => ({ chunk: chunk.index, timings: selected(chunk).timings })),
+  );
   const findVoice = (id: string) => voices.get(id);
   const limits = { maxTextChars: config.maxTextChars, maxAudioSeconds: config.maxAudioSeconds };
-  const common = { engines, voiceFiles, queue, events, tasks, taskService, audio, findVoice, ...limits };
+  const common = { engines, voiceFiles, queue, events, tasks, taskService, audio, findVoice, markup, ...limits };
   const services = {
     tasks: taskService,
     generation: new GenerationService(common),

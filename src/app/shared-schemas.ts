@@ -3,8 +3,9 @@ import { AssetSchema } from '../features/assets/index.js';
 import { WsClientMessageSchema, WsServerMessageSchema } from '../features/events/index.js';
 import { ChunkSchema } from '../features/long-form/index.js';
 import { JobViewSchema, WorkersSchema } from '../features/system/index.js';
-import { RenderSchema, TaskSchema, TaskSummarySchema } from '../features/tasks/index.js';
+import { RenderSchema, TaskSchema, TaskSummarySchema, TaskWordsSchema } from '../features/tasks/index.js';
 import { ProjectSchema, ProjectScriptSchema, ProjectSummarySchema } from '../features/projects/index.js';
+import { PronunciationDictionarySchema, PronunciationSummarySchema, StoredRuleSchema } from '../features/pronunciations/index.js';
 import { StorageStatusSchema } from '../features/storage/index.js';
 import { TimelineSchema } from '../features/timeline/index.js';
 import { CategorySchema, VoiceSchema } from '../features/voices/index.js';
@@ -25,9 +26,13 @@ export const SHARED_SCHEMAS = [
   StorageStatusSchema,
   TaskSchema,
   TaskSummarySchema,
+  TaskWordsSchema,
   ProjectScriptSchema,
   ProjectSchema,
   ProjectSummarySchema,
+  StoredRuleSchema,
+  PronunciationSummarySchema,
+  PronunciationDictionarySchema,
   RenderSchema,
   TimelineSchema,
   VoiceSchema,

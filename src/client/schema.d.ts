@@ -289,7 +289,7 @@ export interface paths {
         get: operations["getVoice"];
         /**
          * Change the metadata of a voice
-         * @description Takes the voice as GET shows it, or only the fields to change: name, description, category (a name; null removes it), tags, favorite. Other fields are read-only: accepted when they match the stored voice, 400 read_only_mismatch otherwise. A preset keeps its name and description (changing them: 403 voice_read_only). An unknown category name gives 400 category_not_found.
+         * @description Takes the voice as GET shows it, or only the fields to change: name, description, category (a name; null removes it), tags, favorite, pronunciation_ids (dictionaries the caller can see, applied by default to every generation with the voice). Other fields are read-only: accepted when they match the stored voice, 400 read_only_mismatch otherwise. A preset keeps its name and description (changing them: 403 voice_read_only). An unknown category name gives 400 category_not_found.
          */
         put: operations["updateVoice"];
         post?: never;
@@ -623,6 +623,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pronunciations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s pronunciation dictionaries (and those of the keys beneath it), without their rules */
+        get: operations["listPronunciations"];
+        put?: never;
+        /**
+         * Create a pronunciation dictionary from JSON rules, or import a PLS document
+         * @description A PLS body (`Content-Type: application/pls+xml`, `application/xml` or `text/xml`) takes its language from the lexicon’s `xml:lang` and its name from `?name=`.
+         */
+        post: operations["createPronunciation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pronunciations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A pronunciation dictionary with its rules, as JSON or as a PLS document */
+        get: operations["getPronunciation"];
+        /** Rename a dictionary, change its language or replace its rules (JSON), or replace its rules with a PLS document’s */
+        put: operations["updatePronunciation"];
+        post?: never;
+        /** Delete a dictionary; voices and projects that apply it by default no longer do */
+        delete: operations["deletePronunciation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/generate/preset": {
         parameters: {
             query?: never;
@@ -734,6 +774,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tasks/{task_id}/words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The word times of a task’s audio: from the engines, or estimated from the audio where an engine gives none
+         * @description A generation’s words, or a long-form task’s words in its last merge (`relative_to: task`). Before a long-form task is merged, each chunk’s words in seconds of the chunk’s own audio (`relative_to: chunk`). 409 `timings_unavailable` for a task not finished or spoken before word times were kept.
+         */
+        get: operations["getTaskWords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tasks/{task_id}": {
         parameters: {
             query?: never;
@@ -760,8 +820,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Sentence (merged long-form, or its timeline as laid out) or word times of a task as SRT, WebVTT or JSON
-         * @description Cues name their speaker: `Name: text` in SRT, a voice span `<v Name>text` in WebVTT, `speaker` in JSON. `source=timeline` cuts the cues from the timeline as it is laid out now: every unmuted chunk block from its start to its end.
+         * Sentence or word cues of a task (a generation, a merged long-form task, or its timeline as laid out) as SRT, WebVTT or JSON
+         * @description Cues name their speaker: `Name: text` in SRT, a voice span `<v Name>text` in WebVTT, `speaker` in JSON. `granularity=sentence`: a merged long-form task’s chunks, from each one’s first word to its last; a generation’s words grouped into lines (a sentence end ends a cue; a line holds at most `max_chars` characters and stays at most `max_seconds` on screen). `granularity=word`: one cue per word. `source=timeline` cuts the cues from the timeline as it is laid out now: every unmuted chunk block from its start to its end.
          */
         get: operations["getTaskSubtitles"];
         put?: never;
@@ -1587,6 +1647,21 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        TaskWords: {
+            words: {
+                text: string;
+                /** @description seconds */
+                start: number;
+                /** @description seconds */
+                end: number;
+                /** @description The long-form chunk the word is in; 0 for a generation */
+                chunk: number;
+            }[];
+            /** @description `engine`: the engines gave the times; `estimate`: estimated from the audio’s loudness and the text; `mixed`: both */
+            source: "engine" | "estimate" | "mixed";
+            /** @description `task`: seconds of the task’s audio (a generation, or a long-form task’s last merge); `chunk`: seconds of each chunk’s own audio (a long-form task not merged yet) */
+            relative_to: "task" | "chunk";
+        };
         ProjectScript: {
             /** @description Each speaker once, by name */
             speakers: {
@@ -1608,6 +1683,8 @@ export interface components {
             project_id: string;
             name: string;
             script: components["schemas"]["ProjectScript"];
+            /** @description Pronunciation dictionaries the project’s generations apply by default, after their own */
+            pronunciation_ids: string[];
             /** @description The tasks filed in the project, newest first */
             tasks: components["schemas"]["TaskSummary"][];
             /** @description Every merge and timeline render of those tasks, each its own file, oldest first per task */
@@ -1633,6 +1710,39 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        PronunciationRule: {
+            grapheme: string;
+            case_sensitive: boolean;
+            whole_word: boolean;
+            alias: string;
+        } | {
+            grapheme: string;
+            case_sensitive: boolean;
+            whole_word: boolean;
+            phonemes: string;
+            alphabet: "ipa" | "x-sampa";
+        };
+        PronunciationSummary: {
+            id: string;
+            name: string;
+            language: string;
+            rule_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PronunciationDictionary: {
+            id: string;
+            name: string;
+            language: string;
+            rule_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            rules: components["schemas"]["PronunciationRule"][];
         };
         Render: {
             render_id: string;
@@ -1715,6 +1825,8 @@ export interface components {
             category: string | null;
             tags: string[];
             favorite: boolean;
+            /** @description Pronunciation dictionaries generations with this voice apply by default, after their own and their project’s */
+            pronunciation_ids: string[];
             /** @description Preset voices: the engine voice id, e.g. pico:en-US. Clones and designs: voice_… */
             id: string;
             type: "preset" | "clone" | "design";
@@ -4647,6 +4759,8 @@ export interface operations {
                     category?: string | null;
                     tags?: string[];
                     favorite?: boolean;
+                    /** @description Pronunciation dictionaries applied by default, in order (each must be visible to the caller; at most TIMBRE_PRONUNCIATION_MAX_DICTIONARIES) */
+                    pronunciation_ids?: string[];
                     /** @description Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise */
                     id?: unknown;
                     /** @description Read-only: accepted when equal to the stored value, 400 read_only_mismatch otherwise */
@@ -4716,7 +4830,7 @@ export interface operations {
                     "application/json": components["schemas"]["Voice"];
                 };
             };
-            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `read_only_mismatch`, `category_not_found`, `category_built_in` */
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `read_only_mismatch`, `category_not_found`, `category_built_in`, `too_many_dictionaries` */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4755,7 +4869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `voice_not_found` */
+            /** @description Not Found: `voice_not_found`, `pronunciation_not_found` */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6086,6 +6200,13 @@ export interface operations {
                     text?: string;
                     /** @description BCP-47 language; the voice must speak it. When absent: the voice's own, or another it speaks that `text` is confidently in */
                     language?: string;
+                    /**
+                     * @description `ssml`: the text is SSML (docs/ssml.md); `text`: read as written. Absent: SSML when the text’s root element is `<speak>`
+                     * @enum {string}
+                     */
+                    text_type?: "text" | "ssml";
+                    /** @description Pronunciation dictionaries to apply, with those of the project and the voice after them (at each place the longest match wins; of equal ones, the earlier dictionary’s); at most TIMBRE_PRONUNCIATION_MAX_DICTIONARIES in all */
+                    pronunciation_ids?: string[];
                 };
             };
         };
@@ -6111,7 +6232,7 @@ export interface operations {
                     "audio/wav": Blob;
                 };
             };
-            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep` */
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `invalid_ssml`, `too_many_dictionaries` */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6150,7 +6271,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `voice_not_found` */
+            /** @description Not Found: `voice_not_found`, `pronunciation_not_found` */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8019,6 +8140,8 @@ export interface operations {
                 "application/json": {
                     name: string;
                     script?: components["schemas"]["ProjectScript"];
+                    /** @description Pronunciation dictionaries applied by default, in order (each must be visible to the caller; at most TIMBRE_PRONUNCIATION_MAX_DICTIONARIES) */
+                    pronunciation_ids?: string[];
                 };
             };
         };
@@ -8036,7 +8159,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `invalid_script` */
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `too_many_dictionaries`, `invalid_script` */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8064,6 +8187,19 @@ export interface operations {
             };
             /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
             403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `pronunciation_not_found` */
+            404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -8275,6 +8411,8 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     script?: components["schemas"]["ProjectScript"];
+                    /** @description Pronunciation dictionaries applied by default, in order (each must be visible to the caller; at most TIMBRE_PRONUNCIATION_MAX_DICTIONARIES) */
+                    pronunciation_ids?: string[];
                     /** @description The `updated_at` the change was made on; when the project changed since, 409 `project_changed` (another tab saved first) */
                     updated_at?: string;
                 };
@@ -8294,7 +8432,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `invalid_script` */
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `too_many_dictionaries`, `invalid_script` */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8333,7 +8471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `project_not_found` */
+            /** @description Not Found: `project_not_found`, `pronunciation_not_found` */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8569,66 +8707,17 @@ export interface operations {
             };
         };
     };
-    generatePreset: {
+    listPronunciations: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description Identifier of the voice to speak with */
-                    voice_id: string;
-                    /** @description Text to speak; at most TIMBRE_MAX_TEXT_CHARS characters (default 5000) */
-                    text: string;
-                    /** @description BCP-47 language code of the text; the voice must speak it (else 422 language_not_supported). When absent: the voice’s own language, or another language the voice speaks only when the text is confidently in it (see docs/capabilities.md) */
-                    language?: string;
-                    /** @description 1 is the voice’s normal rate; engines speak 0.5 to 2, and the rest is stretched afterwards */
-                    speed?: number;
-                    /**
-                     * @default wav
-                     * @enum {string}
-                     */
-                    format?: "wav" | "mp3" | "ogg" | "flac" | "aac" | "pcm";
-                    /** @description Output rate; the voice’s own rate when absent */
-                    sample_rate?: number;
-                    seed?: number;
-                    /** @description File the task into this project of the caller (404 `project_not_found` otherwise) */
-                    project_id?: string;
-                    /** @description Answer 202 with the task id at once; follow progress on /ws */
-                    async?: boolean;
-                    /** @description Send the audio while it is synthesized, sentence by sentence (chunked transfer; a WAV has the streaming header with unknown sizes). The task still stores the complete file. Closing the connection cancels the synthesis. Not with `async`. */
-                    stream?: boolean;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, aac (ADTS), or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names). */
+            /** @description OK */
             200: {
-                headers: {
-                    /** @description The stored task this audio belongs to */
-                    "X-Task-Id"?: string;
-                    /** @description Length of the audio in seconds */
-                    "X-Audio-Duration"?: number;
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "audio/wav": Blob;
-                    "audio/mpeg": Blob;
-                    "audio/ogg": Blob;
-                    "audio/flac": Blob;
-                    "audio/aac": Blob;
-                    "audio/pcm": Blob;
-                };
-            };
-            /** @description Accepted */
-            202: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -8638,15 +8727,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        task_id: string;
-                        job_id: string;
-                        status: string;
-                        task_url: string;
-                        audio_url: string;
+                        dictionaries: components["schemas"]["PronunciationSummary"][];
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `text_empty`, `voice_type_mismatch` */
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep` */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8685,7 +8770,795 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `voice_not_found`, `project_not_found` */
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createPronunciation: {
+        parameters: {
+            query?: {
+                /** @description With a PLS body: the new dictionary’s name (default “Imported lexicon”) */
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description The language the rules apply to (BCP 47): runs of the same primary language */
+                    language: string;
+                    /** @description Applied in one pass; the longest match wins, of equal ones the earlier rule */
+                    rules: {
+                        /** @description The written form to find; white space in it matches any white space */
+                        grapheme: string;
+                        /**
+                         * @description False: any case matches
+                         * @default false
+                         */
+                        case_sensitive?: boolean;
+                        /**
+                         * @description True: only where the match starts and ends at a word boundary
+                         * @default true
+                         */
+                        whole_word?: boolean;
+                        /** @description Words to say instead */
+                        alias?: string;
+                        /** @description Sounds to say instead, in `alphabet` */
+                        phonemes?: string;
+                        /** @description The alphabet of `phonemes` */
+                        alphabet?: "ipa" | "x-sampa";
+                    }[];
+                };
+                "application/pls+xml": string;
+                "application/xml": string;
+                "text/xml": string;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PronunciationDictionary"];
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `invalid_pls` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload Too Large: `dictionary_too_large`, `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPronunciation: {
+        parameters: {
+            query?: {
+                /** @description `pls`: the dictionary as a PLS document (as `Accept: application/pls+xml`) */
+                format?: "json" | "pls";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dictionary */
+            200: {
+                headers: {
+                    /** @description attachment, with a file name */
+                    "Content-Disposition"?: string;
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PronunciationDictionary"];
+                    "application/pls+xml": string;
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `pronunciation_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updatePronunciation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    language?: string;
+                    /** @description Replaces every rule */
+                    rules?: {
+                        /** @description The written form to find; white space in it matches any white space */
+                        grapheme: string;
+                        /**
+                         * @description False: any case matches
+                         * @default false
+                         */
+                        case_sensitive?: boolean;
+                        /**
+                         * @description True: only where the match starts and ends at a word boundary
+                         * @default true
+                         */
+                        whole_word?: boolean;
+                        /** @description Words to say instead */
+                        alias?: string;
+                        /** @description Sounds to say instead, in `alphabet` */
+                        phonemes?: string;
+                        /** @description The alphabet of `phonemes` */
+                        alphabet?: "ipa" | "x-sampa";
+                    }[];
+                };
+                "application/pls+xml": string;
+                "application/xml": string;
+                "text/xml": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PronunciationDictionary"];
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `invalid_pls` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `pronunciation_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload Too Large: `dictionary_too_large`, `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deletePronunciation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `pronunciation_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload Too Large: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Media Type: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    generatePreset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Identifier of the voice to speak with */
+                    voice_id: string;
+                    /** @description Text to speak; at most TIMBRE_MAX_TEXT_CHARS characters (default 5000) */
+                    text: string;
+                    /** @description BCP-47 language code of the text; the voice must speak it (else 422 language_not_supported). When absent: the voice’s own language, or another language the voice speaks only when the text is confidently in it (see docs/capabilities.md) */
+                    language?: string;
+                    /** @description 1 is the voice’s normal rate; engines speak 0.5 to 2, and the rest is stretched afterwards */
+                    speed?: number;
+                    /**
+                     * @default wav
+                     * @enum {string}
+                     */
+                    format?: "wav" | "mp3" | "ogg" | "flac" | "aac" | "pcm";
+                    /** @description Output rate; the voice’s own rate when absent */
+                    sample_rate?: number;
+                    seed?: number;
+                    /** @description File the task into this project of the caller (404 `project_not_found` otherwise) */
+                    project_id?: string;
+                    /**
+                     * @description `ssml`: the text is SSML (docs/ssml.md); `text`: read as written. Absent: SSML when the text’s root element is `<speak>`
+                     * @enum {string}
+                     */
+                    text_type?: "text" | "ssml";
+                    /** @description Pronunciation dictionaries to apply, with those of the project and the voice after them (at each place the longest match wins; of equal ones, the earlier dictionary’s); at most TIMBRE_PRONUNCIATION_MAX_DICTIONARIES in all */
+                    pronunciation_ids?: string[];
+                    /** @description Answer JSON `{audio_base64, format, sample_rate, duration, task_id, words}` with each word’s start and end in seconds, from the engine or estimated from the audio (`word_source`). Not with `stream` or `async`; the audio is held in memory, so for long texts stream it and read `GET /api/tasks/{task_id}/words` */
+                    with_timestamps?: boolean;
+                    /** @description Answer 202 with the task id at once; follow progress on /ws */
+                    async?: boolean;
+                    /** @description Send the audio while it is synthesized, sentence by sentence (chunked transfer; a WAV has the streaming header with unknown sizes). The task still stores the complete file. Closing the connection cancels the synthesis. Not with `async`. */
+                    stream?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The audio in the requested format: wav, mp3 (audio/mpeg), ogg (Opus), flac, aac (ADTS), or pcm (audio/pcm: raw signed 16-bit little-endian mono at the rate its content type names). */
+            200: {
+                headers: {
+                    /** @description The stored task this audio belongs to */
+                    "X-Task-Id"?: string;
+                    /** @description Length of the audio in seconds */
+                    "X-Audio-Duration"?: number;
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": Blob;
+                    "audio/mpeg": Blob;
+                    "audio/ogg": Blob;
+                    "audio/flac": Blob;
+                    "audio/aac": Blob;
+                    "audio/pcm": Blob;
+                    "application/json": {
+                        task_id: string;
+                        /** @description The audio file in `format`, base64 */
+                        audio_base64: string;
+                        format: string;
+                        sample_rate: number | null;
+                        duration: number;
+                        words: {
+                            text: string;
+                            /** @description Seconds from the start of the audio */
+                            start: number;
+                            end: number;
+                        }[];
+                        /** @description `engine`: every word time came from the engines; `estimate`: from the audio (engines that give none, docs/ssml.md); `mixed`: both */
+                        word_source: "engine" | "estimate" | "mixed";
+                    };
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        task_id: string;
+                        job_id: string;
+                        status: string;
+                        task_url: string;
+                        audio_url: string;
+                    };
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `text_empty`, `voice_type_mismatch`, `invalid_ssml`, `too_many_dictionaries` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `voice_not_found`, `project_not_found`, `pronunciation_not_found` */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8846,6 +9719,15 @@ export interface operations {
                     seed?: number;
                     /** @description File the task into this project of the caller (404 `project_not_found` otherwise) */
                     project_id?: string;
+                    /**
+                     * @description `ssml`: the text is SSML (docs/ssml.md); `text`: read as written. Absent: SSML when the text’s root element is `<speak>`
+                     * @enum {string}
+                     */
+                    text_type?: "text" | "ssml";
+                    /** @description Pronunciation dictionaries to apply, with those of the project and the voice after them (at each place the longest match wins; of equal ones, the earlier dictionary’s); at most TIMBRE_PRONUNCIATION_MAX_DICTIONARIES in all */
+                    pronunciation_ids?: string[];
+                    /** @description Answer JSON `{audio_base64, format, sample_rate, duration, task_id, words}` with each word’s start and end in seconds, from the engine or estimated from the audio (`word_source`). Not with `stream` or `async`; the audio is held in memory, so for long texts stream it and read `GET /api/tasks/{task_id}/words` */
+                    with_timestamps?: boolean;
                     /** @description Answer 202 with the task id at once; follow progress on /ws */
                     async?: boolean;
                     /** @description Send the audio while it is synthesized, sentence by sentence (chunked transfer; a WAV has the streaming header with unknown sizes). The task still stores the complete file. Closing the connection cancels the synthesis. Not with `async`. */
@@ -8874,6 +9756,22 @@ export interface operations {
                     "audio/flac": Blob;
                     "audio/aac": Blob;
                     "audio/pcm": Blob;
+                    "application/json": {
+                        task_id: string;
+                        /** @description The audio file in `format`, base64 */
+                        audio_base64: string;
+                        format: string;
+                        sample_rate: number | null;
+                        duration: number;
+                        words: {
+                            text: string;
+                            /** @description Seconds from the start of the audio */
+                            start: number;
+                            end: number;
+                        }[];
+                        /** @description `engine`: every word time came from the engines; `estimate`: from the audio (engines that give none, docs/ssml.md); `mixed`: both */
+                        word_source: "engine" | "estimate" | "mixed";
+                    };
                 };
             };
             /** @description Accepted */
@@ -8895,7 +9793,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `text_empty`, `voice_type_mismatch` */
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `text_empty`, `voice_type_mismatch`, `invalid_ssml`, `too_many_dictionaries` */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8934,7 +9832,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `voice_not_found`, `project_not_found` */
+            /** @description Not Found: `voice_not_found`, `project_not_found`, `pronunciation_not_found` */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9095,6 +9993,15 @@ export interface operations {
                     seed?: number;
                     /** @description File the task into this project of the caller (404 `project_not_found` otherwise) */
                     project_id?: string;
+                    /**
+                     * @description `ssml`: the text is SSML (docs/ssml.md); `text`: read as written. Absent: SSML when the text’s root element is `<speak>`
+                     * @enum {string}
+                     */
+                    text_type?: "text" | "ssml";
+                    /** @description Pronunciation dictionaries to apply, with those of the project and the voice after them (at each place the longest match wins; of equal ones, the earlier dictionary’s); at most TIMBRE_PRONUNCIATION_MAX_DICTIONARIES in all */
+                    pronunciation_ids?: string[];
+                    /** @description Answer JSON `{audio_base64, format, sample_rate, duration, task_id, words}` with each word’s start and end in seconds, from the engine or estimated from the audio (`word_source`). Not with `stream` or `async`; the audio is held in memory, so for long texts stream it and read `GET /api/tasks/{task_id}/words` */
+                    with_timestamps?: boolean;
                     /** @description Answer 202 with the task id at once; follow progress on /ws */
                     async?: boolean;
                     /** @description Send the audio while it is synthesized, sentence by sentence (chunked transfer; a WAV has the streaming header with unknown sizes). The task still stores the complete file. Closing the connection cancels the synthesis. Not with `async`. */
@@ -9123,6 +10030,22 @@ export interface operations {
                     "audio/flac": Blob;
                     "audio/aac": Blob;
                     "audio/pcm": Blob;
+                    "application/json": {
+                        task_id: string;
+                        /** @description The audio file in `format`, base64 */
+                        audio_base64: string;
+                        format: string;
+                        sample_rate: number | null;
+                        duration: number;
+                        words: {
+                            text: string;
+                            /** @description Seconds from the start of the audio */
+                            start: number;
+                            end: number;
+                        }[];
+                        /** @description `engine`: every word time came from the engines; `estimate`: from the audio (engines that give none, docs/ssml.md); `mixed`: both */
+                        word_source: "engine" | "estimate" | "mixed";
+                    };
                 };
             };
             /** @description Accepted */
@@ -9144,7 +10067,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `text_empty`, `voice_type_mismatch` */
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `text_empty`, `voice_type_mismatch`, `invalid_ssml`, `too_many_dictionaries` */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9183,7 +10106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `voice_not_found`, `project_not_found` */
+            /** @description Not Found: `voice_not_found`, `project_not_found`, `pronunciation_not_found` */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9710,6 +10633,137 @@ export interface operations {
             };
         };
     };
+    getTaskWords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskWords"];
+                };
+            };
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`, `key_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden: `insufficient_scope`, `host_not_allowed`, `cross_site_request` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not Found: `task_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict: `timings_unavailable` */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal Server Error: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Insufficient Storage: `insufficient_storage` */
+            507: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getTask: {
         parameters: {
             query?: never;
@@ -9974,8 +11028,14 @@ export interface operations {
         parameters: {
             query?: {
                 format?: "srt" | "vtt" | "json";
-                /** @description `merge`: the sentence times of the last merged file (or a generation’s word times); `timeline`: the timeline’s current layout */
+                /** @description `merge`: the times of the last merged file (or a generation’s); `timeline`: the timeline’s current layout */
                 source?: "merge" | "timeline";
+                /** @description A cue per sentence (or line), or per word */
+                granularity?: "sentence" | "word";
+                /** @description Characters of a sentence cue cut from word times */
+                max_chars?: number;
+                /** @description Seconds a sentence cue cut from word times stays on screen */
+                max_seconds?: number;
             };
             header?: never;
             path: {
@@ -10522,6 +11582,7 @@ export interface operations {
             content: {
                 "application/json": {
                     voice_id: string;
+                    /** @description Plain text, or SSML when its root element is `<speak>` (docs/ssml.md) */
                     text: string;
                     /** @description BCP-47 language of the text. When absent: the voice’s own language, or another language the voice speaks only when the text is confidently in it */
                     language?: string;
@@ -10532,6 +11593,8 @@ export interface operations {
                     max_chars?: number;
                     /** @description File the task into this project of the caller (404 `project_not_found` otherwise) */
                     project_id?: string;
+                    /** @description Pronunciation dictionaries to apply, with those of the project and the voice after them (at each place the longest match wins; of equal ones, the earlier dictionary’s); at most TIMBRE_PRONUNCIATION_MAX_DICTIONARIES in all */
+                    pronunciation_ids?: string[];
                 };
             };
         };
@@ -10713,6 +11776,7 @@ export interface operations {
                 "application/json": {
                     segments?: {
                         voice_id: string;
+                        /** @description Plain text, or SSML when its root element is `<speak>` (docs/ssml.md) */
                         text: string;
                         /** @description BCP-47 language of the text. When absent: the voice’s own language, or another language the voice speaks only when the text is confidently in it */
                         language?: string;
@@ -10734,6 +11798,8 @@ export interface operations {
                     max_chars?: number;
                     /** @description File the task into this project of the caller (404 `project_not_found` otherwise) */
                     project_id?: string;
+                    /** @description Pronunciation dictionaries to apply, with those of the project and the voice after them (at each place the longest match wins; of equal ones, the earlier dictionary’s); at most TIMBRE_PRONUNCIATION_MAX_DICTIONARIES in all */
+                    pronunciation_ids?: string[];
                 };
             };
         };
@@ -10915,6 +11981,7 @@ export interface operations {
                 "application/json": {
                     voice_id: string;
                     segments?: {
+                        /** @description Plain text, or SSML when its root element is `<speak>` (docs/ssml.md) */
                         text: string;
                         /** @description BCP-47 language of the text. When absent: the voice’s own language, or another language the voice speaks only when the text is confidently in it */
                         language?: string;
@@ -10933,6 +12000,8 @@ export interface operations {
                     max_chars?: number;
                     /** @description File the task into this project of the caller (404 `project_not_found` otherwise) */
                     project_id?: string;
+                    /** @description Pronunciation dictionaries to apply, with those of the project and the voice after them (at each place the longest match wins; of equal ones, the earlier dictionary’s); at most TIMBRE_PRONUNCIATION_MAX_DICTIONARIES in all */
+                    pronunciation_ids?: string[];
                 };
             };
         };
@@ -11114,6 +12183,7 @@ export interface operations {
                 "application/json": {
                     task_id: string;
                     index: number;
+                    /** @description Plain text, or SSML when its root element is `<speak>` (docs/ssml.md) */
                     text?: string;
                     voice_id?: string;
                     seed?: number;
@@ -14546,6 +15616,13 @@ export interface operations {
                     stream_format?: "audio" | "sse";
                     /** @description Timbre’s extra field (OpenAI SDKs send it through `extra_body`): file the task into this project; the X-Timbre-Project-Id header does the same */
                     project_id?: string;
+                    /**
+                     * @description `ssml`: the text is SSML (docs/ssml.md); `text`: read as written. Absent: SSML when the text’s root element is `<speak>`
+                     * @enum {string}
+                     */
+                    text_type?: "text" | "ssml";
+                    /** @description Pronunciation dictionaries to apply, with those of the project and the voice after them (at each place the longest match wins; of equal ones, the earlier dictionary’s); at most TIMBRE_PRONUNCIATION_MAX_DICTIONARIES in all */
+                    pronunciation_ids?: string[];
                 };
             };
         };
@@ -14573,7 +15650,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `text_empty` */
+            /** @description Bad Request: `invalid_request`, `invalid_json`, `json_too_deep`, `text_empty`, `invalid_ssml`, `too_many_dictionaries` */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -14612,7 +15689,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorEnvelope"];
                 };
             };
-            /** @description Not Found: `model_not_found`, `voice_not_found`, `project_not_found` */
+            /** @description Not Found: `model_not_found`, `voice_not_found`, `project_not_found`, `pronunciation_not_found` */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -74,7 +74,8 @@ export class FakeEngines extends EngineClient {
   }
 }
 
-function capabilitiesOf(engine: string) {
+/** What a fake engine says it can do: speak at any speed, and recognize. */
+export function capabilitiesOf(engine: string) {
   return {
     engine,
     kind: 'recognizer',
@@ -84,6 +85,6 @@ function capabilitiesOf(engine: string) {
     phonemeTimings: false,
     referenceAudio: false,
     blendableVoices: false,
-    speed: false,
+    speed: true,
   };
 }

@@ -1,3 +1,5 @@
+import { SpeechMarkup } from '../../src/platform/speech/markup.js';
+import { ApiError } from '../../src/platform/errors.js';
 import { RenderRepository, TaskRepository, TaskService } from '../../src/features/tasks/index.js';
 import { EventBus } from '../../src/platform/events.js';
 import { JobRepository } from '../../src/platform/jobs/job-repository.js';
@@ -24,6 +26,8 @@ export interface ServiceFixture {
   voiceFiles: VoiceFiles;
   /** The service's default bound on the audio of one request (TIMBRE_MAX_AUDIO_SECONDS). */
   maxAudioSeconds: number;
+  /** SSML at the default limits, with no pronunciation dictionaries. */
+  markup: SpeechMarkup;
   close(): Promise<void>;
 }
 
@@ -48,6 +52,7 @@ export async function serviceFixture(): Promise<ServiceFixture> {
     audio,
     voiceFiles: new VoiceFiles(dir),
     maxAudioSeconds: loadConfig({}).maxAudioSeconds,
+    markup: defaultMarkup(),
     close: async () => {
       await queue.close();
       kept.close();
@@ -55,4 +60,15 @@ export async function serviceFixture(): Promise<ServiceFixture> {
       await removeDir(dir);
     },
   };
+}
+
+/** SSML read at the default limits, with no pronunciation dictionaries (a request naming one gets 404 pronunciation_not_found). */
+export function defaultMarkup(): SpeechMarkup {
+  const config = loadConfig({});
+  const limits = { maxDepth: config.ssmlMaxDepth, maxElements: config.ssmlMaxElements, maxBreakSeconds: config.ssmlMaxBreakSeconds };
+  return new SpeechMarkup(limits, (ids) => {
+    const named = ids.request?.[0];
+    if (named !== undefined) throw new ApiError(404, 'pronunciation_not_found', `No pronunciation dictionary ${named}`, { pronunciation_id: named });
+    return [];
+  });
 }

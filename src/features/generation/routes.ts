@@ -9,6 +9,8 @@ import { streamingBody } from '../../platform/http/streaming.js';
 import { connectionSignal } from '../../platform/http/connection-signal.js';
 import { invalidField } from '../../platform/errors.js';
 import { ProjectIdField, type FileInto } from '../projects/index.js';
+import { PronunciationIdsField, TextTypeField } from '../../platform/speech/markup.js';
+import { timestampedSpeech, TimestampedSpeechSchema } from './timestamped.js';
 
 const GenerateBodySchema = Type.Object(
   {
@@ -26,6 +28,14 @@ const GenerateBodySchema = Type.Object(
     sample_rate: Type.Optional(Type.Integer({ minimum: 8000, maximum: 48000, description: 'Output rate; the voice’s own rate when absent' })),
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 })),
     project_id: ProjectIdField,
+    text_type: TextTypeField,
+    pronunciation_ids: PronunciationIdsField,
+    with_timestamps: Type.Optional(
+      Type.Boolean({
+        description:
+          'Answer JSON `{audio_base64, format, sample_rate, duration, task_id, words}` with each word’s start and end in seconds, from the engine or estimated from the audio (`word_source`). Not with `stream` or `async`; the audio is held in memory, so for long texts stream it and read `GET /api/tasks/{task_id}/words`',
+      }),
+    ),
     async: Type.Optional(Type.Boolean({ description: 'Answer 202 with the task id at once; follow progress on /ws' })),
     stream: Type.Optional(
       Type.Boolean({
@@ -54,6 +64,11 @@ const ROUTES: { type: VoiceType; operationId: string; summary: string }[] = [
   { type: 'design', operationId: 'generateDesign', summary: 'Generate speech with a designed voice' },
 ];
 
+/** The 200 answer: the audio, or with `with_timestamps` the JSON of it and its words. */
+function withTimestampsVariant(audio: ReturnType<typeof binaryResponse>) {
+  return { ...audio, content: { ...audio.content, 'application/json': { schema: TimestampedSpeechSchema } } };
+}
+
 export const generateRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationService; fileInto: FileInto }> = async (app, { generation, fileInto }) => {
   for (const { type, operationId, summary } of ROUTES) {
     app.post(`/api/generate/${type}`, {
@@ -65,33 +80,47 @@ export const generateRoutes: FastifyPluginAsyncTypebox<{ generation: GenerationS
         description: AUDIO_DESCRIPTION,
         body: GenerateBodySchema,
         response: withErrors(
-          { 200: binaryResponse(AUDIO_DESCRIPTION, AUDIO_MEDIA_TYPES, HEADERS.taskId, HEADERS.audioDuration), 202: AcceptedSchema },
+          { 200: withTimestampsVariant(binaryResponse(AUDIO_DESCRIPTION, AUDIO_MEDIA_TYPES, HEADERS.taskId, HEADERS.audioDuration)), 202: AcceptedSchema },
           JOB_ERRORS,
           {
-            400: ['text_empty', 'voice_type_mismatch'],
-            404: ['voice_not_found', 'project_not_found'],
+            400: ['text_empty', 'voice_type_mismatch', 'invalid_ssml', 'too_many_dictionaries'],
+            404: ['voice_not_found', 'project_not_found', 'pronunciation_not_found'],
             413: ['text_too_long'],
-            422: ['audio_too_long'],
+            422: ['audio_too_long', 'language_not_supported'],
             503: ['voice_unavailable'],
           },
         ),
       },
       handler: async (request, reply) => {
-        const { voice_id: voiceId, text, language, speed, format, sample_rate: sampleRate, seed, project_id: project } = request.body;
-        const input = { voiceId, text, language, speed, format, sampleRate, seed, projectId: fileInto(project, callerOf(request).keyId) };
-        if (request.body.stream && request.body.async) throw invalidField('body.stream', 'cannot be combined with async');
-        if (request.body.stream) {
-          const { task, audio, contentType } = await generation.stream(type, input, callerOf(request).keyId, connectionSignal(reply));
+        const { body } = request;
+        const caller = callerOf(request).keyId;
+        const input = {
+          voiceId: body.voice_id,
+          text: body.text,
+          language: body.language,
+          speed: body.speed,
+          format: body.format,
+          sampleRate: body.sample_rate,
+          seed: body.seed,
+          textType: body.text_type,
+          pronunciationIds: body.pronunciation_ids,
+          projectId: fileInto(body.project_id, caller),
+        };
+        if (body.stream && body.async) throw invalidField('body.stream', 'cannot be combined with async');
+        if (body.with_timestamps && (body.stream || body.async)) throw invalidField('body.with_timestamps', 'cannot be combined with stream or async');
+        if (body.with_timestamps) return timestampedSpeech(await generation.speak(type, input, caller));
+        if (body.stream) {
+          const { task, audio, contentType } = await generation.stream(type, input, caller, connectionSignal(reply));
           const body = await streamingBody(audio);
           return reply.header('x-task-id', task.id).type(contentType()).send(body);
         }
-        if (request.body.async) {
-          const { task, job } = await generation.submit(type, input, callerOf(request).keyId);
+        if (body.async) {
+          const { task, job } = await generation.submit(type, input, caller);
           return reply
             .code(202)
             .send({ task_id: task.id, job_id: job.id, status: job.state, task_url: `/api/tasks/${task.id}`, audio_url: `/api/tasks/${task.id}/audio` });
         }
-        const done = await generation.speak(type, input, callerOf(request).keyId);
+        const done = await generation.speak(type, input, caller);
         return reply
           .header('x-task-id', done.task.id)
           .header('x-audio-duration', String(done.task.duration ?? 0))

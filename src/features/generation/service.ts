@@ -1,5 +1,4 @@
 import { contentTypeOf, FILE_EXTENSIONS } from '../../platform/audio/encode.js';
-import { EngineIdSchema } from '../../platform/engines/engine-id-schema.js';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
 import type { EventBus } from '../../platform/events.js';
 import { createReadStream } from 'node:fs';
@@ -12,18 +11,18 @@ import type { JobRecord, JobRunContext } from '../../platform/jobs/types.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
 import { type TaskRecord, type TaskRepository, type TaskService, followTaskJobs, newTask, submitTaskJob } from '../tasks/index.js';
 import { checkTextLength } from '../../platform/text/limits.js';
-import { normalizeText } from '../../platform/text/normalize.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
 import { cancelJobs, cancelOwnJobs, type CancelledJob } from '../../platform/jobs/job-cancel.js';
-import { renderingOf, VoiceRenderingSchema } from '../../platform/speech/voice-rendering.js';
-import { checkAudioBudget, QUICK_SPEECH_SECONDS } from '../../platform/speech/speech-budget.js';
+import { QUICK_SPEECH_SECONDS } from '../../platform/speech/speech-budget.js';
+import { checkPlanBudget, planSpeech, SpeechPlanSchema } from '../../platform/speech/speech-plan.js';
+import type { MarkupRequest, SpeechMarkup } from '../../platform/speech/markup.js';
+import { spokenText } from '../../platform/text/ssml/segments.js';
 import type { VoiceFiles } from '../../platform/speech/voice-files.js';
 import {
   assertUsable,
   GenerationFormatSchema,
   speakingLanguage,
   speakToFile,
-  SpeechRequestSchema,
   type GenerationFormat,
   type AudioSink,
   type SpeakingVoice,
@@ -33,9 +32,8 @@ import { jobKind } from '../../platform/jobs/kinds.js';
 
 export type { SpeakingVoice, VoiceType };
 
-export interface GenerateInput {
+export interface GenerateInput extends MarkupRequest {
   voiceId: string;
-  text: string;
   /** BCP 47; the voice's own language when absent (see `speakingLanguage`). */
   language?: string;
   /** 0.25 to 4; engines speak 0.5 to 2 and the rest is stretched afterwards. */
@@ -45,15 +43,11 @@ export interface GenerateInput {
   format?: GenerationFormat;
   sampleRate?: number;
   seed?: number;
-  /** The caller's project the task is filed in (checked by the route). */
-  projectId?: string | null;
 }
 
 const SynthesisPayloadSchema = Type.Object({
   taskId: Type.String(),
-  engine: EngineIdSchema,
-  request: SpeechRequestSchema,
-  rendering: VoiceRenderingSchema,
+  plan: SpeechPlanSchema,
   format: GenerationFormatSchema,
   sampleRate: Type.Optional(Type.Integer()),
   /** Milliseconds the request spent preparing the text, recorded with the other stages. */
@@ -104,6 +98,7 @@ export interface GenerationDeps {
   audio: AudioStore;
   events: EventBus;
   findVoice(id: string): Promise<SpeakingVoice>;
+  markup: SpeechMarkup;
   maxTextChars: number;
   /** Seconds of audio one request may make (TIMBRE_MAX_AUDIO_SECONDS). */
   maxAudioSeconds: number;
@@ -135,7 +130,8 @@ export class GenerationService {
     const started = performance.now();
     checkTextLength(input.text, this.deps.maxTextChars);
     const voice = await this.usableVoice(type, input);
-    const language = await speakingLanguage(voice, input.text, input.language);
+    const language = await speakingLanguage(voice, spokenText(this.deps.markup.read(input.text, input.textType, input.language)), input.language);
+    const runs = this.deps.markup.read(input.text, input.textType, language);
     const format = input.format ?? 'wav';
     const task = newTask('generation', {
       ownerKeyId,
@@ -147,15 +143,9 @@ export class GenerationService {
       sampleRate: input.sampleRate ?? null,
     });
     const now = task.createdAt;
-    const request: Static<typeof SpeechRequestSchema> = {
-      text: normalizeText(input.text, language),
-      voice: voice.engineVoice,
-      language,
-      speed: input.speed,
-      pitch: input.pitch,
-      seed: input.seed,
-    };
-    const expectedSeconds = checkAudioBudget([{ request, rendering: renderingOf(voice) }], this.deps.maxAudioSeconds);
+    const pronounced = this.deps.markup.pronounced(runs, language, { ...input, voiceId: voice.id }, ownerKeyId);
+    const plan = await planSpeech(pronounced, { voice, language, speed: input.speed, pitch: input.pitch, seed: input.seed }, (id) => this.deps.findVoice(id));
+    const expectedSeconds = checkPlanBudget(plan, this.deps.maxAudioSeconds);
     this.deps.tasks.insert(task);
     const textMs = Math.round((performance.now() - started) * 10) / 10;
     if (waiter) this.waiting.set(task.id, waiter);
@@ -166,9 +156,7 @@ export class GenerationService {
         taskId: task.id,
         payload: {
           taskId: task.id,
-          engine: voice.engine,
-          request,
-          rendering: renderingOf(voice),
+          plan,
           format,
           sampleRate: input.sampleRate,
           textMs,

@@ -2,6 +2,7 @@ import type { EngineClient } from '../../platform/engines/host/calls.js';
 import type { EventBus } from '../../platform/events.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { SpeakingVoice } from '../../platform/speech/speech.js';
+import type { SpeechMarkup } from '../../platform/speech/markup.js';
 import type { VoiceFiles } from '../../platform/speech/voice-files.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
 import type { KeptWrites } from '../../platform/store/kept-writes.js';
@@ -21,6 +22,7 @@ export interface LongFormDeps {
   /** Where a task that ran out of space waits for room (see resume.ts). */
   kept: KeptWrites;
   findVoice(id: string): Promise<SpeakingVoice>;
+  markup: SpeechMarkup;
   presets(): Promise<SpeakingVoice[]>;
   maxTextChars: number;
   /** Seconds of audio one task, and one chunk, may make (TIMBRE_MAX_AUDIO_SECONDS). */

@@ -10,21 +10,28 @@ import type { JobRunContext } from '../../platform/jobs/types.js';
 import { isStorageFull } from '../../platform/storage-full.js';
 import type { ChunkRecord, TakeChanges, TakeRecord } from './chunk-repository.js';
 import { roundTo } from '../../platform/util/round.js';
-import { normalizeText } from '../../platform/text/normalize.js';
 import { audioTooLong } from '../../platform/text/limits.js';
 import { speakToFile } from '../../platform/speech/speech.js';
-import { renderingOf } from '../../platform/speech/voice-rendering.js';
+import { planSpeech } from '../../platform/speech/speech-plan.js';
 import { EngineError } from '../../platform/errors.js';
 import { type LongFormDeps } from './deps.js';
 import { newId } from '../../platform/util/ids.js';
+import { mergedTimings } from './merged-timings.js';
+
+/** What every take of a run is spoken with: the request's speed and its own pronunciation dictionaries. */
+const TakeAskFields = {
+  speed: Type.Optional(Type.Number()),
+  pronunciationIds: Type.Optional(Type.Array(Type.String())),
+};
+export type TakeAsk = { speed?: number; pronunciationIds?: string[] };
 
 const SpeakPendingSchema = Type.Object({
   taskId: Type.String(),
-  speed: Type.Optional(Type.Number()),
+  ...TakeAskFields,
   /** Only these chunks (a resume of the failed ones); absent: every chunk. */
   chunks: Type.Optional(Type.Array(Type.Integer())),
 });
-const SpeakTakeSchema = Type.Object({ taskId: Type.String(), index: Type.Integer(), take: Type.Integer(), speed: Type.Optional(Type.Number()) });
+const SpeakTakeSchema = Type.Object({ taskId: Type.String(), index: Type.Integer(), take: Type.Integer(), ...TakeAskFields });
 const MergeRequestSchema = Type.Object({
   taskId: Type.String(),
   format: AudioFormatSchema,
@@ -80,7 +87,7 @@ export class LongFormJobs {
       if (payload.chunks && !payload.chunks.includes(chunk.index)) continue;
       const span = { from: position / chunks.length, to: (position + 1) / chunks.length, extra: { chunk_index: chunk.index } };
       // Settled here, never rejected: a rejection waiting behind another chunk would go unhandled.
-      const spoken: Promise<void> = this.speak(take, payload.speed, context, span)
+      const spoken: Promise<void> = this.speak(take, payload, context, span)
         .then(
           (seconds) => (seconds === undefined ? void failed.push(chunk.index) : void (duration += seconds)),
           (error: unknown) => void (stopped ??= { error }),
@@ -120,7 +127,7 @@ export class LongFormJobs {
       });
     const duration = (await this.hasAudio(take))
       ? take.duration
-      : await this.speak(take, payload.speed, context, { from: 0, to: 1, extra: { chunk_index: payload.index } });
+      : await this.speak(take, payload, context, { from: 0, to: 1, extra: { chunk_index: payload.index } });
     if (duration === undefined || duration === null)
       throw new EngineError('chunk_failed', `Chunk ${payload.index} failed`, { index: payload.index, error: this.takeError(payload) });
     return { task_id: payload.taskId, chunk_index: payload.index, take: payload.take, audio_url: chunkUrl(payload.taskId, payload.index), duration };
@@ -132,11 +139,11 @@ export class LongFormJobs {
    */
   async merge(request: MergeRequest, context: JobRunContext): Promise<Record<string, unknown>> {
     const chunks = this.deps.chunks.listForTask(request.taskId);
-    const pieces: { pcm: ReturnType<typeof parseWav>; paragraphEnd: boolean; text: string; speaker: string | null }[] = [];
+    const pieces: { pcm: ReturnType<typeof parseWav>; paragraphEnd: boolean; chunk: number; text: string; speaker: string | null; timings: unknown }[] = [];
     for (const chunk of chunks) {
       const take = selectedTake(chunk);
       const pcm = parseWav(await readFile(this.deps.audio.absolute(take.audioPath!)));
-      pieces.push({ pcm, paragraphEnd: chunk.paragraphEnd, text: take.text, speaker: chunk.speaker });
+      pieces.push({ pcm, paragraphEnd: chunk.paragraphEnd, chunk: chunk.index, text: take.text, speaker: chunk.speaker, timings: take.timings });
     }
     context.progress(0.2, 'merging');
     const merged = await mergeChunks(pieces, { ...request, signal: context.signal });
@@ -147,19 +154,27 @@ export class LongFormJobs {
     await this.deps.audio.write(stored, audio);
     const duration = durationOf(merged.pcm);
     const sampleRate = encodedRate(request.format, merged.pcm.sampleRate);
-    const sentences = merged.placements.map((placement) => {
-      const { text, speaker } = pieces[placement.index]!;
-      return speaker === null ? { ...placement, text } : { ...placement, text, speaker };
-    });
+    const timings = mergedTimings(merged.placements, pieces);
     const render = { id: renderId, taskId: request.taskId, kind: 'merge' as const, format: request.format, sampleRate, duration, path: stored };
-    await this.deps.taskService.recordRender({ ...render, timings: { sentences } }, () =>
-      this.deps.tasks.update(
-        request.taskId,
-        { audioPath: stored, duration, format: request.format, sampleRate, timings: { sentences } },
-        new Date().toISOString(),
-      ),
+    await this.deps.taskService.recordRender({ ...render, timings }, () =>
+      this.deps.tasks.update(request.taskId, { audioPath: stored, duration, format: request.format, sampleRate, timings }, new Date().toISOString()),
     );
     return { task_id: request.taskId, render_id: renderId, audio_url: `/api/tasks/${request.taskId}/audio`, duration };
+  }
+
+  /**
+   * What a take says, as a plan: its text (SSML when its root is `<speak>`) with the dictionaries
+   * of the run, the task's project and the voice, spoken by its speaker (a stand-in for a language
+   * the voice cannot speak).
+   */
+  private async planTake(take: TakeRecord, asked: TakeAsk) {
+    const task = this.deps.tasks.get(take.taskId);
+    const voice = await this.deps.findVoice(take.route.startsWith(PREFIX) ? take.route.slice(PREFIX.length) : take.voiceId);
+    const runs = this.deps.markup.read(take.text, undefined, take.language);
+    const markup = { text: take.text, pronunciationIds: asked.pronunciationIds, projectId: task?.projectId, voiceId: take.voiceId };
+    const pronounced = this.deps.markup.pronounced(runs, take.language, markup, task?.ownerKeyId ?? '');
+    const base = { voice, language: take.language, speed: asked.speed, seed: take.seed ?? undefined };
+    return planSpeech(pronounced, base, (id) => this.deps.findVoice(id));
   }
 
   /**
@@ -168,7 +183,7 @@ export class LongFormJobs {
    */
   private async speak(
     take: TakeRecord,
-    speed: number | undefined,
+    asked: TakeAsk,
     context: JobRunContext,
     span: { from: number; to: number; extra: Record<string, unknown> },
   ): Promise<number | undefined> {
@@ -176,26 +191,18 @@ export class LongFormJobs {
     const stored = this.deps.audio.pathFor(`${taskId}_${index}_${take.take}.wav`);
     try {
       this.deps.chunks.updateTake(taskId, index, take.take, { state: 'running' });
-      const speaker = await this.deps.findVoice(take.route.startsWith(PREFIX) ? take.route.slice(PREFIX.length) : take.voiceId);
-      const request = {
-        text: normalizeText(take.text, take.language),
-        voice: speaker.engineVoice,
-        language: take.language,
-        speed,
-        seed: take.seed ?? undefined,
-      };
+      const plan = await this.planTake(take, asked);
       const spoken = await retryingCrashes(
-        () =>
-          speakToFile(
-            this.deps,
-            { engine: speaker.engine, request, rendering: renderingOf(speaker), format: 'wav', stored, maxSeconds: this.deps.maxAudioSeconds },
-            context,
-            span,
-          ),
+        () => speakToFile(this.deps, { plan, format: 'wav', stored, maxSeconds: this.deps.maxAudioSeconds }, context, span),
         context.signal,
       );
       await this.deps.audio.record(stored, () =>
-        this.deps.chunks.updateTake(taskId, index, take.take, { state: 'completed', duration: spoken.duration, audioPath: stored }),
+        this.deps.chunks.updateTake(taskId, index, take.take, {
+          state: 'completed',
+          duration: spoken.duration,
+          audioPath: stored,
+          timings: { words: spoken.timings.words, word_source: spoken.timings.word_source },
+        }),
       );
       context.progress(span.to, 'chunk_completed', { ...span.extra, audio_url: chunkUrl(taskId, index), duration: spoken.duration });
       return spoken.duration;

@@ -1,12 +1,17 @@
 import { ApiError } from '../../platform/errors.js';
 import { detectLanguage, loadLanguageDetector } from '../../platform/text/detect-language.js';
 import { splitSentences } from '../../platform/text/split.js';
+import { spokenText, type MarkedRun } from '../../platform/text/ssml/segments.js';
+import { markedSentences } from '../../platform/text/ssml/sentences.js';
 import { assertSpeaks, assertUsable, speakingLanguage, speaksLanguage, type SpeakingVoice } from '../../platform/speech/speech.js';
 
 /** One chunk to be spoken: a sentence of a segment, with the voice and language it is spoken in. */
 export interface ChunkPlan {
   segment: number;
+  /** What the chunk's takes speak: its sentence, or for a marked-up segment the sentence as SSML. */
   text: string;
+  /** The words it says (the sentence without markup). */
+  spoken: string;
   start: number;
   end: number;
   paragraphEnd: boolean;
@@ -36,6 +41,8 @@ export interface PlanOptions {
   maxChars?: number;
   /** Languages automatic detection may choose from. */
   candidates?: string[];
+  /** A marked-up text's runs (SSML); undefined for plain text. */
+  marked?(text: string): MarkedRun[] | undefined;
   /** Another voice for a language the segment's voice cannot speak; undefined when none is installed. */
   standIn(voice: SpeakingVoice, language: string): SpeakingVoice | undefined;
 }
@@ -46,15 +53,21 @@ export async function planChunks(segments: SegmentInput[], options: PlanOptions)
   const plans: ChunkPlan[] = [];
   for (const [segmentIndex, segment] of segments.entries()) {
     assertUsable(segment.voice);
-    const stated = segment.language ?? (segment.detectPerSentence ? undefined : await speakingLanguage(segment.voice, segment.text));
+    const runs = options.marked?.(segment.text);
+    const stated = segment.language ?? (segment.detectPerSentence ? undefined : await speakingLanguage(segment.voice, runs ? spokenText(runs) : segment.text));
     let previous = stated ?? segment.voice.language;
-    for (const sentence of splitSentences(segment.text, { language: stated, maxChars: options.maxChars })) {
-      const language = stated ?? detectLanguage(sentence.text, { candidates: options.candidates, fallback: previous }).language;
+    const split = { language: stated, maxChars: options.maxChars };
+    const sentences = runs
+      ? markedSentences(runs, split).map((sentence) => ({ ...sentence, spoken: sentence.text, text: sentence.ssml }))
+      : splitSentences(segment.text, split).map((sentence) => ({ ...sentence, spoken: sentence.text }));
+    for (const sentence of sentences) {
+      const language = stated ?? detectLanguage(sentence.spoken, { candidates: options.candidates, fallback: previous }).language;
       previous = language;
       const speaker = speakerFor(segment.voice, language, options);
       plans.push({
         segment: segmentIndex,
         text: sentence.text,
+        spoken: sentence.spoken,
         start: sentence.start,
         end: sentence.end,
         paragraphEnd: sentence.paragraphEnd,

@@ -4,7 +4,8 @@ import { payloadFits } from '../../platform/jobs/kinds.js';
 import { INSUFFICIENT_STORAGE } from '../../platform/storage-full.js';
 import { selected } from './chunk-repository.js';
 import type { LongFormDeps } from './deps.js';
-import { LONG_FORM_JOB } from './jobs.js';
+import { LONG_FORM_JOB, type TakeAsk } from './jobs.js';
+import type { TaskRecord } from '../tasks/index.js';
 
 /**
  * Goes on with long-form tasks whose chunks failed: a task whose speaking ran out of space resumes
@@ -42,9 +43,15 @@ export class LongFormResume {
       .filter((chunk) => chunk.index !== except && selected(chunk).state === 'failed')
       .map((chunk) => chunk.index);
     if (failed.length === 0) return undefined;
+    return this.deps.queue.submit({ kind: LONG_FORM_JOB, ownerKeyId: task.ownerKeyId, taskId, payload: { taskId, ...this.firstAsk(task), chunks: failed } });
+  }
+
+  /** What the task's first run was asked to speak with (speed, dictionaries), for the runs and takes after it. */
+  firstAsk(task: TaskRecord): TakeAsk {
     const first = task.jobId ? this.deps.queue.get(task.jobId) : undefined;
-    const speed = first && payloadFits(LONG_FORM_JOB, first.payload) ? first.payload.speed : undefined;
-    return this.deps.queue.submit({ kind: LONG_FORM_JOB, ownerKeyId: task.ownerKeyId, taskId, payload: { taskId, speed, chunks: failed } });
+    if (!first || !payloadFits(LONG_FORM_JOB, first.payload)) return {};
+    const { speed, pronunciationIds } = first.payload;
+    return { ...(speed !== undefined ? { speed } : {}), ...(pronunciationIds ? { pronunciationIds } : {}) };
   }
 
   private whenRoom(taskId: string): void {

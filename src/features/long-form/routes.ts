@@ -46,8 +46,12 @@ export const longFormRoutes: FastifyPluginAsyncTypebox<{
   fileInto: FileInto;
 }> = async (app, { longForm, tasks, findVoice, fileInto }) => {
   /** The options every chunked route shares, its project checked (before any voice is looked up). */
-  const optionsOf = (body: { speed?: number; seed?: number; max_chars?: number; project_id?: string }, keyId: string): LongFormOptions => ({
+  const optionsOf = (
+    body: { speed?: number; seed?: number; max_chars?: number; project_id?: string; pronunciation_ids?: string[] },
+    keyId: string,
+  ): LongFormOptions => ({
     speed: body.speed,
+    pronunciationIds: body.pronunciation_ids,
     seed: body.seed,
     maxChars: body.max_chars,
     projectId: fileInto(body.project_id, keyId),

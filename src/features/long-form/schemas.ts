@@ -3,6 +3,7 @@ import { MERGE_DEFAULTS } from '../../platform/audio/merge.js';
 import { GENERATION_FORMATS } from '../../platform/speech/speech.js';
 import { languageSchema } from '../../platform/http/schemas.js';
 import { ProjectIdField } from '../projects/index.js';
+import { PronunciationIdsField } from '../../platform/speech/markup.js';
 
 /** The bodies and answers of the long-form routes. */
 const Language = languageSchema(
@@ -10,12 +11,13 @@ const Language = languageSchema(
 );
 const VoiceId = Type.String({ minLength: 1, maxLength: 200 });
 const Speaker = Type.String({ minLength: 1, maxLength: 100, description: 'Who speaks the segment (kept on its chunks); absent: the name of its voice' });
-const Text = Type.String({ minLength: 1 });
+const Text = Type.String({ minLength: 1, description: 'Plain text, or SSML when its root element is `<speak>` (docs/ssml.md)' });
 const Common = {
   speed: Type.Optional(Type.Number({ minimum: 0.5, maximum: 2 })),
   seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, description: 'One seed for every chunk; random when absent' })),
   max_chars: Type.Optional(Type.Integer({ minimum: 20, maximum: 5000, description: 'Longest chunk; longer sentences are split at clauses (default 400)' })),
   project_id: ProjectIdField,
+  pronunciation_ids: PronunciationIdsField,
 };
 
 export const ChunkedBody = Type.Object({ voice_id: VoiceId, text: Text, language: Type.Optional(Language), ...Common }, { additionalProperties: false });

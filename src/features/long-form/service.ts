@@ -6,6 +6,7 @@ import type { ChunkRecord, TakeRecord } from './chunk-repository.js';
 import { newTask, type TaskRecord, submitTaskJob } from '../tasks/index.js';
 import { checkTextLength } from '../../platform/text/limits.js';
 import { normalizeText } from '../../platform/text/normalize.js';
+import { isSsml } from '../../platform/speech/markup.js';
 import { checkAudioBudget } from '../../platform/speech/speech-budget.js';
 import { renderingOf } from '../../platform/speech/voice-rendering.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
@@ -25,6 +26,8 @@ export interface LongFormOptions {
   candidates?: string[];
   /** The caller's project the task is filed in (checked by the route). */
   projectId?: string | null;
+  /** Pronunciation dictionaries of the request, before the project's and the voices'. */
+  pronunciationIds?: string[];
 }
 
 const now = () => new Date().toISOString();
@@ -76,9 +79,10 @@ export class LongFormService {
       maxChars: options.maxChars,
       candidates: options.candidates,
       standIn: (voice, language) => nearestPreset(voice, language, presets),
+      marked: (text) => (isSsml(text) ? this.deps.markup.read(text) : undefined),
     });
     const speech = plans.map((plan) => ({
-      request: { text: normalizeText(plan.text, plan.language), language: plan.language, speed: options.speed },
+      request: { text: normalizeText(plan.spoken, plan.language), language: plan.language, speed: options.speed },
       rendering: renderingOf(plan.speaker),
     }));
     checkAudioBudget(speech, this.deps.maxAudioSeconds);
@@ -98,7 +102,12 @@ export class LongFormService {
       plans.map((plan, index) => firstTake(task.id, index, plan, seed, createdAt)),
     );
     const job = submitTaskJob(this.deps.tasks, task.id, () =>
-      this.deps.queue.submit({ kind: LONG_FORM_JOB, ownerKeyId, taskId: task.id, payload: { taskId: task.id, speed: options.speed } }),
+      this.deps.queue.submit({
+        kind: LONG_FORM_JOB,
+        ownerKeyId,
+        taskId: task.id,
+        payload: { taskId: task.id, speed: options.speed, pronunciationIds: options.pronunciationIds },
+      }),
     );
     this.deps.tasks.update(task.id, { jobId: job.id }, now());
     return { task: { ...task, jobId: job.id }, job, chunks: this.deps.chunks.listForTask(task.id) };
@@ -114,6 +123,7 @@ export class LongFormService {
       ? (
           await planChunks([{ voice, text: changes.text ?? current.text, language: current.language }], {
             standIn: (v, language) => nearestPreset(v, language, presets),
+            marked: (text) => (isSsml(text) ? this.deps.markup.read(text) : undefined),
           })
         )[0]!
       : undefined;
@@ -134,7 +144,15 @@ export class LongFormService {
     try {
       // A failed task goes on with this chunk: its other failed chunks are spoken again too.
       this.resumes.resume(taskId, index);
-      return { take, job: this.deps.queue.submit({ kind: TAKE_JOB, ownerKeyId: owner.keyId, taskId, payload: { taskId, index, take: take.take } }) };
+      return {
+        take,
+        job: this.deps.queue.submit({
+          kind: TAKE_JOB,
+          ownerKeyId: owner.keyId,
+          taskId,
+          payload: { taskId, index, take: take.take, ...this.resumes.firstAsk(owner.task) },
+        }),
+      };
     } catch (error) {
       // A take without a job would stay pending, selected, and block merging.
       this.deps.chunks.deleteTake(taskId, index, take.take, chunk.selectedTake);

@@ -34,11 +34,11 @@ export const speechRoutes: FastifyPluginAsyncTypebox<{ openai: OpenAiService; fi
       headers: Type.Object({ [PROJECT_HEADER]: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'File the task into this project' })) }),
       response: openAiResponses(
         withErrors({ 200: speechResponse() }, JOB_ERRORS, {
-          400: ['text_empty'],
-          404: ['model_not_found', 'voice_not_found', 'project_not_found'],
+          400: ['text_empty', 'invalid_ssml', 'too_many_dictionaries'],
+          404: ['model_not_found', 'voice_not_found', 'project_not_found', 'pronunciation_not_found'],
           413: ['text_too_long', 'payload_too_large'],
           415: ['unsupported_media_type'],
-          422: ['reference_audio_required', 'reference_text_required', 'invalid_style', 'audio_too_long'],
+          422: ['reference_audio_required', 'reference_text_required', 'invalid_style', 'audio_too_long', 'language_not_supported'],
           503: ['voice_unavailable'],
         }),
       ),
@@ -48,6 +48,8 @@ export const speechRoutes: FastifyPluginAsyncTypebox<{ openai: OpenAiService; fi
       const projectId = fileInto(request.body.project_id ?? request.headers[PROJECT_HEADER], keyId);
       const plan = await openai.planSpeech(request.body);
       plan.input.projectId = projectId;
+      plan.input.textType = request.body.text_type;
+      plan.input.pronunciationIds = request.body.pronunciation_ids;
       const spoken = await openai.speak(plan, keyId, connectionSignal(reply));
       const sse = request.body.stream_format === 'sse';
       // Waits for the first chunk: a failure before any audio is still an error answer with its status.

@@ -1,3 +1,4 @@
+import { PronunciationIdsField, TextTypeField } from '../../platform/speech/markup.js';
 import { Type, type Static } from 'typebox';
 import { AUDIO_MEDIA_TYPES, binaryResponse, HEADERS } from '../../platform/http/responses.js';
 
@@ -61,6 +62,8 @@ export const SpeechBodySchema = Type.Object(
           'Timbre’s extra field (OpenAI SDKs send it through `extra_body`): file the task into this project; the X-Timbre-Project-Id header does the same',
       }),
     ),
+    text_type: TextTypeField,
+    pronunciation_ids: PronunciationIdsField,
   },
   { additionalProperties: false },
 );

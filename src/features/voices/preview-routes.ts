@@ -4,6 +4,7 @@ import { PREVIEW_MAX_CHARS, type PreviewService } from './previews.js';
 import { callerOf } from '../access/index.js';
 import { languageSchema } from '../../platform/http/schemas.js';
 import { binaryResponse, HEADERS, JOB_ERRORS, withErrors } from '../../platform/http/responses.js';
+import { PronunciationIdsField, TextTypeField } from '../../platform/speech/markup.js';
 
 const VoiceParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 
@@ -15,6 +16,8 @@ const PreviewBodySchema = Type.Object(
     language: Type.Optional(
       languageSchema("BCP-47 language; the voice must speak it. When absent: the voice's own, or another it speaks that `text` is confidently in"),
     ),
+    text_type: TextTypeField,
+    pronunciation_ids: PronunciationIdsField,
   },
   { additionalProperties: false },
 );
@@ -39,7 +42,13 @@ export const previewRoutes: FastifyPluginAsyncTypebox<{ previews: PreviewService
         { 200: binaryResponse('The preview (WAV)', ['audio/wav'], HEADERS.voiceId, HEADERS.audioDuration, HEADERS.previewCached, HEADERS.previewText) },
         JOB_ERRORS,
         NOT_FOUND,
-        { 413: ['text_too_long'], 422: ['audio_too_long'], 503: ['voice_unavailable'] },
+        {
+          400: ['invalid_ssml', 'too_many_dictionaries'],
+          404: ['pronunciation_not_found'],
+          413: ['text_too_long'],
+          422: ['audio_too_long', 'language_not_supported'],
+          503: ['voice_unavailable'],
+        },
       ),
     },
     // The body may be left out entirely: it then means `{}`.
@@ -47,8 +56,8 @@ export const previewRoutes: FastifyPluginAsyncTypebox<{ previews: PreviewService
       request.body ??= {};
     },
     handler: async (request, reply) => {
-      const { text, language } = request.body;
-      const preview = await previews.generatePreview(request.params.id, { text, language }, callerOf(request).keyId);
+      const { text, language, text_type: textType, pronunciation_ids: pronunciationIds } = request.body;
+      const preview = await previews.generatePreview(request.params.id, { text, language, textType, pronunciationIds }, callerOf(request).keyId);
       return reply
         .header('x-voice-id', preview.voiceId)
         .header('x-audio-duration', String(preview.duration))

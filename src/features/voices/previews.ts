@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { durationOf } from '../../platform/audio/pcm.js';
-import { EngineIdSchema } from '../../platform/engines/engine-id-schema.js';
 import { parseWav } from '../../platform/audio/wav.js';
 import type { EngineClient } from '../../platform/engines/host/calls.js';
 import { Type, type Static } from 'typebox';
@@ -11,12 +10,13 @@ import type { JobRunContext } from '../../platform/jobs/types.js';
 import type { AudioStore } from '../../platform/store/audio-store.js';
 import type { VoiceRecord, VoiceRepository } from './voice-repository.js';
 import { checkTextLength } from '../../platform/text/limits.js';
-import { normalizeText } from '../../platform/text/normalize.js';
 import { completedJob } from '../../platform/jobs/job-errors.js';
-import { assertUsable, speakingLanguage, speakToFile, SpeechRequestSchema, type SpeakingVoice } from '../../platform/speech/speech.js';
+import { assertUsable, speakingLanguage, speakToFile, type SpeakingVoice } from '../../platform/speech/speech.js';
+import { checkPlanBudget, planSeconds, planSpeech, SpeechPlanSchema } from '../../platform/speech/speech-plan.js';
+import type { SpeechMarkup, TextType } from '../../platform/speech/markup.js';
+import { plainRuns, spokenText } from '../../platform/text/ssml/segments.js';
 import { voiceNotFound } from './archive.js';
-import { renderingOf, VoiceRenderingSchema } from '../../platform/speech/voice-rendering.js';
-import { checkAudioBudget, expectedAudioSeconds, QUICK_SPEECH_SECONDS } from '../../platform/speech/speech-budget.js';
+import { QUICK_SPEECH_SECONDS } from '../../platform/speech/speech-budget.js';
 import type { VoiceFiles } from '../../platform/speech/voice-files.js';
 import { primaryLanguage } from '../../platform/text/language-tag.js';
 import type { Log } from '../../platform/log.js';
@@ -67,10 +67,18 @@ export interface PreviewDeps {
   audio: AudioStore;
   voices: Pick<VoiceRepository, 'setPreview' | 'recordMeasures' | 'isMeasured'>;
   findVoice(id: string): Promise<PreviewVoice>;
+  markup: SpeechMarkup;
   /** Seconds of audio a preview may make (TIMBRE_MAX_AUDIO_SECONDS). */
   maxAudioSeconds: number;
   /** Where a sample that could not be measured is reported (the sample itself is served regardless). */
   log: Log;
+}
+
+export interface PreviewOptions {
+  text?: string;
+  language?: string;
+  textType?: TextType;
+  pronunciationIds?: readonly string[];
 }
 
 export interface PreviewResult {
@@ -84,14 +92,12 @@ export interface PreviewResult {
 
 const PreviewPayloadSchema = Type.Object({
   voiceId: Type.String(),
-  engine: EngineIdSchema,
-  request: SpeechRequestSchema,
-  rendering: VoiceRenderingSchema,
+  plan: SpeechPlanSchema,
   stored: Type.String(),
 });
 type PreviewPayload = Static<typeof PreviewPayloadSchema>;
 export const PREVIEW_JOB = jobKind('preview', PreviewPayloadSchema, {
-  quick: (payload) => expectedAudioSeconds(payload.request, payload.rendering) <= QUICK_SPEECH_SECONDS,
+  quick: (payload) => planSeconds(payload.plan) <= QUICK_SPEECH_SECONDS,
 });
 
 /**
@@ -107,13 +113,19 @@ export class PreviewService {
     deps.queue.register(PREVIEW_JOB, (payload, context) => this.runPreview(payload, context));
   }
 
-  async generatePreview(voiceId: string, options: { text?: string; language?: string }, ownerKeyId: string | null): Promise<PreviewResult> {
+  /** A preview of the voice saying its language's sentence, or `options.text` (SSML too, with the request's and the voice's dictionaries). */
+  async generatePreview(voiceId: string, options: PreviewOptions, ownerKeyId: string | null): Promise<PreviewResult> {
     if (options.text !== undefined) checkTextLength(options.text, PREVIEW_MAX_CHARS);
     const voice = await this.deps.findVoice(voiceId);
     assertUsable(voice);
-    const language = await speakingLanguage(voice, options.text ?? '', options.language);
+    const read = (language?: string) => (options.text === undefined ? undefined : this.deps.markup.read(options.text, options.textType, language));
+    const guessed = read(options.language);
+    const language = await speakingLanguage(voice, guessed ? spokenText(guessed) : '', options.language);
     const text = options.text ?? previewSentence(language);
-    const key = JSON.stringify([voice.id, voice.updatedAt, voice.engine, voice.engineVoice, voice.settings, language, text]);
+    const pronounced = this.deps.markup.pronounced(read(language) ?? plainRuns(text), language, { ...options, text, voiceId: voice.id }, ownerKeyId ?? '');
+    const plan = await planSpeech(pronounced, { voice, language }, (id) => this.deps.findVoice(id));
+    // The plan holds every word as spoken (dictionaries applied) and every voice's engine voice.
+    const key = JSON.stringify([voice.id, voice.updatedAt, voice.settings, plan]);
     const stored = this.deps.audio.pathFor(`preview_${createHash('sha1').update(key).digest('hex')}.wav`);
 
     if (voice.previewPath === stored) {
@@ -125,13 +137,8 @@ export class PreviewService {
       }
     }
 
-    const request: PreviewPayload['request'] = { text: normalizeText(text, language), voice: voice.engineVoice, language };
-    checkAudioBudget([{ request, rendering: renderingOf(voice) }], this.deps.maxAudioSeconds);
-    const job = this.deps.queue.submit({
-      kind: PREVIEW_JOB,
-      ownerKeyId,
-      payload: { voiceId: voice.id, engine: voice.engine, request, rendering: renderingOf(voice), stored } satisfies PreviewPayload,
-    });
+    checkPlanBudget(plan, this.deps.maxAudioSeconds);
+    const job = this.deps.queue.submit({ kind: PREVIEW_JOB, ownerKeyId, payload: { voiceId: voice.id, plan, stored } satisfies PreviewPayload });
     const done = await completedJob(this.deps.queue, job.id);
     const audio = await readFile(this.deps.audio.absolute(stored));
     const duration = typeof done.result?.duration === 'number' ? done.result.duration : durationOf(parseWav(audio));
@@ -173,9 +180,7 @@ export class PreviewService {
     const spoken = await speakToFile(
       this.deps,
       {
-        engine: payload.engine,
-        request: payload.request,
-        rendering: payload.rendering,
+        plan: payload.plan,
         format: 'wav',
         stored: payload.stored,
         maxSeconds: this.deps.maxAudioSeconds,

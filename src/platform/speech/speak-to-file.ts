@@ -1,15 +1,11 @@
-import type { AudioFormat } from '../audio/encode.js';
-import { encodedRate } from '../audio/encode.js';
-import { openStreamingEncoder, type StreamingEncoder } from '../audio/encode-stream.js';
-import type { Pcm } from '../audio/pcm.js';
-import type { SynthesisRequest } from '../engines/types.js';
-import { EngineError } from '../errors.js';
 import type { JobRunContext } from '../jobs/types.js';
 import type { AudioStore } from '../store/audio-store.js';
-import { audioTooLong } from '../text/limits.js';
 import { speakAs, type RenderProgress } from './speaking.js';
-import type { RenderDeps, SpeechTimings, VoiceRendering } from './voice-rendering.js';
-import type { EngineId } from '../engines/engine-ids.js';
+import type { RenderDeps } from './voice-rendering.js';
+import { planSeconds, type SpeechPlan } from './speech-plan.js';
+import { RunAudio } from './run-audio.js';
+import { PlanTimings } from './plan-timings.js';
+import { SpokenOutput, type AudioSink, type OutputOptions, type SpokenAudio } from './spoken-output.js';
 
 /** Milliseconds spent in each stage of speaking, as recorded on tasks and shown by the bench. */
 export interface SpeakingStages {
@@ -20,39 +16,27 @@ export interface SpeakingStages {
   store_ms: number;
 }
 
-export interface SpokenFile {
-  duration: number;
-  sampleRate: number;
-  timings: { words: unknown; phonemes: unknown } | null;
+export interface SpokenFile extends SpokenAudio {
   stages: SpeakingStages;
 }
 
-export interface SpeakingJob {
-  engine: EngineId;
-  request: SynthesisRequest;
-  rendering?: VoiceRendering;
-  format: Exclude<AudioFormat, 'wav-float'>;
-  sampleRate?: number;
+export interface SpeakingJob extends OutputOptions {
+  /** The runs of speech and the pauses, in order (speech-plan.ts). */
+  plan: SpeechPlan;
   stored: string;
-  /** Streaming: receives the encoded audio as it is made, sentence by sentence. */
-  stream?: AudioSink;
-  /** Seconds of audio the synthesis may make (TIMBRE_MAX_AUDIO_SECONDS); past them it stops with 422 `audio_too_long`. */
-  maxSeconds: number;
 }
 
-export interface AudioSink {
-  /** Called once, before the first bytes, with the rate the audio is encoded at. */
-  start(sampleRate: number): void;
-  write(bytes: Buffer): void;
-}
+export type { AudioSink };
 
 /**
  * Synthesizes in the engine host and encodes each piece into the stored file as it arrives, so
  * that memory stays flat however long the speech: the file is written under a temporary name and
- * renamed into place at the end (a failure or a cancellation removes it). With `stream`, the
- * encoded audio also goes out piece by piece while the engine still speaks. Audio past
- * `maxSeconds` stops the synthesis with 422 `audio_too_long`. Progress from the engine fills
- * `[from, to)` of the job's progress.
+ * renamed into place at the end (a failure or a cancellation removes it). The plan's runs are
+ * spoken one after another, each by its engine with what its engine does not do done to its audio
+ * (run-audio.ts), its pauses written as silence. With `stream`, the encoded audio also goes out
+ * piece by piece while the engine still speaks. Audio past `maxSeconds` stops the synthesis with
+ * 422 `audio_too_long`. Progress from the engines fills `[from, to)` of the job's progress.
+ * Word times come from the engines, or are estimated from the audio where an engine gives none.
  */
 export async function speakToFile(
   deps: RenderDeps & { audio: AudioStore },
@@ -62,18 +46,41 @@ export async function speakToFile(
 ): Promise<SpokenFile> {
   const clock = stageClock();
   const stop = new AbortController();
-  const progress: RenderProgress = {
-    signal: AbortSignal.any([context.signal, stop.signal]),
-    quick: context.quick,
-    onProgress: (fraction, stage) => context.progress(span.from + fraction * (span.to - span.from), stage ?? 'synthesizing', span.extra),
+  const signal = AbortSignal.any([context.signal, stop.signal]);
+  const total = planSeconds(job.plan) || 1;
+  let done = 0;
+  const progressOf = (seconds: number): RenderProgress => {
+    const from = done;
+    done += seconds;
+    const onProgress = (fraction: number, stage?: string) =>
+      context.progress(span.from + ((from + fraction * seconds) / total) * (span.to - span.from), stage ?? 'synthesizing', span.extra);
+    return { signal, quick: context.quick, onProgress };
   };
   let spoken: Omit<SpokenFile, 'stages'> | undefined;
   await deps.audio.writeWith(job.stored, async (file) => {
-    const output = new SpokenOutput(job, file, (reason) => stop.abort(reason));
+    const output = new SpokenOutput(job, file, (reason) => stop.abort(reason), signal);
+    const timings = new PlanTimings();
     try {
-      const timings = await speakAs(deps, job.engine, job.request, job.rendering ?? {}, (pcm) => output.add(pcm), progress);
+      for (const item of job.plan) {
+        if (item.kind === 'break') {
+          done += item.seconds;
+          output.pause(item.seconds);
+          continue;
+        }
+        const run = new RunAudio(item, await deps.engines.capabilities(item.engine), signal);
+        output.beginRun();
+        const spokenRun = await speakAs(
+          deps,
+          item.engine,
+          run.request,
+          item.rendering,
+          async (pcm) => output.add(await run.piece(pcm)),
+          progressOf(planSeconds([item])),
+        );
+        timings.add(item.request, run.timings(spokenRun), output.runSpan(), output.envelope);
+      }
       clock.lap('engine_ms');
-      spoken = await output.finish(timings);
+      spoken = await output.finish(timings.joined());
       clock.lap('encode_ms');
     } catch (error) {
       output.abort();
@@ -83,66 +90,6 @@ export async function speakToFile(
   });
   clock.lap('store_ms');
   return { ...spoken!, stages: clock.stages };
-}
-
-/**
- * The audio as it comes: counted against the bound, then encoded into the file (and the stream).
- * The encoder opens on the first piece, whose rate it takes.
- */
-class SpokenOutput {
-  private encoder: Promise<StreamingEncoder> | undefined;
-  private samples = 0;
-  private rate = 0;
-
-  constructor(
-    private readonly job: SpeakingJob,
-    private readonly file: string,
-    private readonly stop: (reason: unknown) => void,
-  ) {}
-
-  async add(pcm: Pcm): Promise<void> {
-    this.rate = pcm.sampleRate;
-    this.samples += pcm.samples.length;
-    const produced = this.samples / this.rate;
-    if (produced > this.job.maxSeconds) {
-      const error = audioTooLong(this.job.maxSeconds, { produced_seconds: Math.round(produced * 10) / 10 });
-      this.stop(error);
-      throw error;
-    }
-    this.encoder ??= this.open(pcm.sampleRate);
-    await (await this.encoder).write(pcm);
-  }
-
-  async finish(timings: SpeechTimings): Promise<Omit<SpokenFile, 'stages'>> {
-    if (!this.encoder) throw new EngineError('engine_failed', 'The engine gave no audio');
-    const encoder = await this.encoder;
-    await encoder.finish();
-    return {
-      duration: this.samples / this.rate,
-      sampleRate: encoder.sampleRate,
-      timings: timings.words || timings.phonemes ? { words: timings.words ?? null, phonemes: timings.phonemes ?? null } : null,
-    };
-  }
-
-  abort(): void {
-    void this.encoder?.then(
-      (encoder) => encoder.abort(),
-      () => undefined,
-    );
-  }
-
-  private async open(inputRate: number): Promise<StreamingEncoder> {
-    const { job } = this;
-    const sink = job.stream;
-    sink?.start(encodedRate(job.format, job.sampleRate ?? inputRate));
-    return openStreamingEncoder({
-      format: job.format,
-      inputRate,
-      sampleRate: job.sampleRate,
-      file: this.file,
-      ...(sink ? { onChunk: (bytes: Buffer) => sink.write(bytes) } : {}),
-    });
-  }
 }
 
 function stageClock() {

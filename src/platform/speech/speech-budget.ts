@@ -25,7 +25,14 @@ export function expectedAudioSeconds(request: SpokenText, rendering: VoiceRender
  * with its voice), rounded to a tenth; 422 `audio_too_long` when it is over `maxSeconds`.
  */
 export function checkAudioBudget(parts: readonly { request: SpokenText; rendering: VoiceRendering }[], maxSeconds: number): number {
-  const expected = parts.reduce((sum, part) => sum + expectedAudioSeconds(part.request, part.rendering), 0);
+  return withinAudioBudget(
+    parts.reduce((sum, part) => sum + expectedAudioSeconds(part.request, part.rendering), 0),
+    maxSeconds,
+  );
+}
+
+/** Expected seconds of audio rounded to a tenth; 422 `audio_too_long` when over `maxSeconds`. */
+export function withinAudioBudget(expected: number, maxSeconds: number): number {
   const seconds = Math.round(expected * 10) / 10;
   if (seconds > maxSeconds) throw audioTooLong(maxSeconds, { estimated_seconds: seconds });
   return seconds;

@@ -76,12 +76,16 @@ export class Shaping {
 
   /** Word and phoneme times scale with the tempo the shaping changes. */
   timings(timings: SpeechTimings): SpeechTimings {
-    const scale = 1 / ((this.conversion?.tempo ?? 1) * this.stretch);
-    if (scale === 1) return timings;
-    const rescale = <T extends { start: number; end: number }>(items: T[] | undefined) =>
-      items?.map((item) => ({ ...item, start: item.start * scale, end: item.end * scale }));
-    return { words: rescale(timings.words), phonemes: rescale(timings.phonemes) };
+    return scaleTimings(timings, 1 / ((this.conversion?.tempo ?? 1) * this.stretch));
   }
+}
+
+/** Word and phoneme times multiplied by `scale` (audio stretched to `scale` times its length). */
+export function scaleTimings(timings: SpeechTimings, scale: number): SpeechTimings {
+  if (scale === 1) return timings;
+  const rescale = <T extends { start: number; end: number }>(items: T[] | undefined) =>
+    items?.map((item) => ({ ...item, start: item.start * scale, end: item.end * scale }));
+  return { words: rescale(timings.words), phonemes: rescale(timings.phonemes) };
 }
 
 /** The request with the rendering's inputs (reference, style, speed, pitch), and the stretch left for afterwards. */

@@ -1,3 +1,5 @@
+import { capabilitiesOf } from '../../../helpers/fake-engines.js';
+import { singleRun } from '../../../../src/platform/speech/speech-plan.js';
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -26,8 +28,9 @@ class SentenceEngines extends EngineClient {
 
   available = () => Promise.resolve({ available: true });
 
-  run<M extends EngineMethod>(_engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
+  run<M extends EngineMethod>(engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
     const asked: EngineCall = call;
+    if (asked.method === 'capabilities') return answer(call.method, capabilitiesOf(engine));
     if (asked.method !== 'synthesize') return Promise.reject(new EngineError('method_not_supported', asked.method));
     const { text } = asked.args[0];
     this.calls.push({ text, options });
@@ -37,8 +40,12 @@ class SentenceEngines extends EngineClient {
     for (const _ of sentences) options.onAudio?.({ pcm: { samples: new Float32Array(SENTENCE_SECONDS * RATE).fill(0.25), sampleRate: RATE } });
     const words = sentences.map((sentence, index) => ({ word: sentence.split(' ')[0]!, start: index * SENTENCE_SECONDS, end: (index + 1) * SENTENCE_SECONDS }));
     const value = { pcm: { samples: new Float32Array(0), sampleRate: RATE }, words };
-    return isResultOf(call.method, value) ? Promise.resolve(value) : Promise.reject(new Error('not a result'));
+    return answer(call.method, value);
   }
+}
+
+function answer<M extends EngineMethod>(method: M, value: unknown): Promise<EngineResult<M>> {
+  return isResultOf(method, value) ? Promise.resolve(value) : Promise.reject(new Error('not a result'));
 }
 
 /** Speaks each call after a delay that shrinks call by call, so later calls finish first (as on several hosts); each piece holds its call's number. */
@@ -47,13 +54,12 @@ class OvertakingEngines extends EngineClient {
 
   available = () => Promise.resolve({ available: true });
 
-  async run<M extends EngineMethod>(_engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
+  async run<M extends EngineMethod>(engine: string, call: EngineCall & { method: M }, options: CallOptions): Promise<EngineResult<M>> {
+    if (call.method === 'capabilities') return answer(call.method, capabilitiesOf(engine));
     const number = ++this.calls;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 60 - number * 20)));
     options.onAudio?.({ pcm: { samples: new Float32Array(RATE / 10).fill(number / 100), sampleRate: RATE } });
-    const value = { pcm: { samples: new Float32Array(0), sampleRate: RATE } };
-    if (!isResultOf(call.method, value)) throw new Error('not a result');
-    return value;
+    return answer(call.method, { pcm: { samples: new Float32Array(0), sampleRate: RATE } });
   }
 }
 
@@ -74,8 +80,7 @@ describe('speaking to a file', () => {
 
   const context = (quick = false) => ({ signal: new AbortController().signal, progress: () => undefined, quick });
   const job = (stored: string, text: string, maxSeconds = 1200): SpeakingJob => ({
-    engine: 'pico',
-    request: { text, voice: 'fake:voice', language: 'en-US' },
+    plan: singleRun('pico', { text, voice: 'fake:voice', language: 'en-US' }, {}),
     format: 'wav',
     stored: audio.pathFor(stored),
     maxSeconds,

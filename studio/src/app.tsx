@@ -6,6 +6,7 @@ import { SignIn } from './sign-in.js';
 import { ProjectsScreen } from './screens/projects.js';
 import { VoicesScreen } from './screens/voices.js';
 import { SpeakScreen } from './screens/speak.js';
+import { PronunciationsScreen } from './screens/pronunciations.js';
 import { CloneScreen } from './screens/clone.js';
 import { DesignScreen } from './screens/design.js';
 import { LongFormScreen } from './screens/long-form.js';
@@ -36,6 +37,8 @@ function Screen({ screen, params, session }: ReturnType<typeof parseHash> & { se
       return <VoicesScreen />;
     case 'speak':
       return <SpeakScreen params={params} />;
+    case 'pronunciations':
+      return <PronunciationsScreen params={params} />;
     case 'clone':
       return <CloneScreen />;
     case 'design':

@@ -3,6 +3,7 @@ export const SCREENS = [
   { path: 'projects', label: 'Projects' },
   { path: 'voices', label: 'Voices' },
   { path: 'speak', label: 'Speak' },
+  { path: 'pronunciations', label: 'Pronunciations' },
   { path: 'clone', label: 'Clone' },
   { path: 'design', label: 'Design' },
   { path: 'long-form', label: 'Long-form' },

@@ -1,30 +1,20 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ok, taskAudioUrl, type Schemas } from '../api.js';
+import type { Schemas } from '../api.js';
 import { ErrorNote } from '../components/notice.js';
-import { JobProgress } from '../components/job-progress.js';
 import { useTask } from '../components/use-task.js';
 import { OutputOptions, streams, type OutputChoice } from './speak/output-options.js';
 import { primaryOf, tagFor, VoicePicker } from './speak/voice-picker.js';
 import { RecentTasks } from './speak/recent-tasks.js';
-import { browserPlays, fileNameOf } from './speak/recent.js';
+import { SpeakResult } from './speak/result.js';
 import { useGeneration } from './speak/use-generation.js';
 import { characterCount, useDraft, useTextLimit } from './speak/draft.js';
 import { textLanguage } from './speak/text-language.js';
+import { loadVoices } from './speak/voice-list.js';
+import { DictionaryPicker } from './speak/dictionary-picker.js';
+import { SsmlToolbar } from '../components/ssml-toolbar.js';
 import './speak/speak.css';
 
 type Voice = Schemas['Voice'];
-
-const PAGE = 500;
-
-async function loadVoices(): Promise<Voice[]> {
-  const voices: Voice[] = [];
-  for (let offset = 0; ; offset += PAGE) {
-    // Clearest first: the service's order is the one to choose a voice by.
-    const page = await ok(api.GET('/api/voices', { params: { query: { sort: 'quality', limit: PAGE, offset } } }));
-    voices.push(...page.voices);
-    if (voices.length >= page.total || page.voices.length === 0) return voices;
-  }
-}
 
 /**
  * The voice to start with when no link names one and none was picked: the clearest (the first of the
@@ -59,7 +49,9 @@ export function SpeakScreen({ params }: { params: URLSearchParams }) {
   const picked = useRef(false);
   const [output, setOutput] = useState<OutputChoice>({ format: 'mp3', speed: 1, stream: true });
   const loading = useTask();
+  const [dictionaryIds, setDictionaryIds] = useState<string[]>([]);
   const audio = useRef<HTMLAudioElement>(null);
+  const textBox = useRef<HTMLTextAreaElement>(null);
   const run = useGeneration(audio);
 
   /** A voice, speaking the filtered language when it can, else its own. */
@@ -98,17 +90,23 @@ export function SpeakScreen({ params }: { params: URLSearchParams }) {
   const submit = (event: Event) => {
     event.preventDefault();
     if (!voice || text.trim() === '' || run.active) return;
-    void run.generate(voice, { voice_id: voice.id, text, language, format: output.format, speed: output.speed }, streams(output));
+    const pronunciations = dictionaryIds.length > 0 ? { pronunciation_ids: dictionaryIds } : {};
+    void run.generate(voice, { voice_id: voice.id, text, language, format: output.format, speed: output.speed, ...pronunciations }, streams(output));
   };
-  const task = run.currentTask;
-  const job = task ? run.jobs[task.taskId] : undefined;
 
   return (
     <div class="speak">
       <ErrorNote error={loading.error} />
       <form onSubmit={submit} aria-label="Generate speech">
         <label for="speak-text">Text</label>
-        <textarea id="speak-text" value={text} onInput={(event) => setText(event.currentTarget.value)} placeholder="Type what the voice should say" />
+        <SsmlToolbar textarea={textBox} onText={setText} />
+        <textarea
+          ref={textBox}
+          id="speak-text"
+          value={text}
+          onInput={(event) => setText(event.currentTarget.value)}
+          placeholder="Type what the voice should say"
+        />
         <p class={limit !== undefined && characterCount(text) > limit ? 'error' : 'hint'} aria-live="polite">
           {limit === undefined
             ? `${numbers.format(characterCount(text))} characters`
@@ -126,6 +124,7 @@ export function SpeakScreen({ params }: { params: URLSearchParams }) {
           language={language}
           onLanguage={setLanguage}
         />
+        <DictionaryPicker chosen={dictionaryIds} onChange={setDictionaryIds} />
         <OutputOptions choice={output} onChange={setOutput} />
         <div class="row">
           <button type="submit" class="primary" disabled={!voice || text.trim() === '' || run.active}>
@@ -137,30 +136,7 @@ export function SpeakScreen({ params }: { params: URLSearchParams }) {
         </div>
       </form>
       <ErrorNote error={run.generation.error ?? run.cancelling.error} />
-      <section class="panel" aria-label="Result" hidden={!run.current}>
-        <JobProgress label="Generation progress" job={job} />
-        {task && !job ? (
-          <p class="hint" aria-live="polite">
-            {run.status}
-          </p>
-        ) : null}
-        {task?.error ? <p class="error">{task.error}</p> : null}
-        <audio ref={audio} controls aria-label="Generated speech" hidden={!!task && !browserPlays(task.format)} />
-        {task && !browserPlays(task.format) ? <p class="hint">Browsers do not play {task.format.toUpperCase()}: download the file to use it.</p> : null}
-        {task && task.status === 'completed' ? (
-          <div class="row">
-            <a
-              class="speak-download"
-              href={taskAudioUrl(task.taskId)}
-              download={fileNameOf(task)}
-              aria-label={`Download ${task.format.toUpperCase()}: ${fileNameOf(task)}`}
-            >
-              Download {task.format.toUpperCase()}
-            </a>
-            {task.duration !== null ? <span class="hint">{task.duration.toFixed(1)} s</span> : null}
-          </div>
-        ) : null}
-      </section>
+      <SpeakResult run={run} audio={audio} />
       <RecentTasks tasks={run.recent.tasks} jobs={run.jobs} onClear={run.recent.clear} />
     </div>
   );

@@ -5,7 +5,8 @@
  * - as a task (`async`): the service answers the task id at once, the job is followed on /ws and
  *   the stored file plays when it is complete. This works for every format the browser decodes.
  */
-import { api, errorText, type Schemas } from '../../api.js';
+import { api, type Schemas } from '../../api.js';
+import { generationErrorText } from './generation-error.js';
 import type { operations } from '../../../../src/client/schema.js';
 
 export type GenerateBody = operations['generatePreset']['requestBody']['content']['application/json'];
@@ -24,7 +25,7 @@ const ROUTE = { preset: '/api/generate/preset', clone: '/api/generate/clone', de
 export async function startTask(type: VoiceType, body: GenerateBody): Promise<string> {
   const request = { body: { ...body, async: true } };
   const { data, error, response } = await api.POST(ROUTE[type], request);
-  if (error !== undefined || !response.ok) throw new Error(errorText(error));
+  if (error !== undefined || !response.ok) throw new Error(generationErrorText(error));
   if (typeof data !== 'object' || data === null || !('task_id' in data)) throw new Error('The service did not answer with a task');
   return data.task_id;
 }
@@ -33,7 +34,7 @@ export async function startTask(type: VoiceType, body: GenerateBody): Promise<st
 async function openStream(type: VoiceType, body: GenerateBody, signal: AbortSignal): Promise<{ taskId: string; audio: ReadableStream<Uint8Array> }> {
   const request = { body: { ...body, format: 'mp3' as const, stream: true }, parseAs: 'stream' as const, signal };
   const { data, error, response } = await api.POST(ROUTE[type], request);
-  if (error !== undefined || !response.ok) throw new Error(errorText(error));
+  if (error !== undefined || !response.ok) throw new Error(generationErrorText(error));
   const taskId = response.headers.get('x-task-id');
   if (!data || !taskId) throw new Error('The service sent no audio stream');
   return { taskId, audio: data };
@@ -99,4 +100,11 @@ export async function streamInto(
 export function playFile(audio: HTMLAudioElement, url: string): void {
   audio.src = url;
   startPlaying(audio);
+}
+
+/** Generates a short text whole and answers its audio (a preview: no stream, no task to follow). */
+export async function generateAudio(type: VoiceType, body: GenerateBody): Promise<Blob> {
+  const { data, error, response } = await api.POST(ROUTE[type], { body, parseAs: 'blob' });
+  if (error !== undefined || !response.ok || !data) throw new Error(generationErrorText(error));
+  return data;
 }

@@ -13,6 +13,7 @@ import { printTable } from './measure.js';
 import { benchRecognizer, recognitionSet } from './recognizers.js';
 import { benchScaleOut, SCALE_OUT_TITLES } from './scale-out.js';
 import { benchService } from './service.js';
+import { benchSsml, SSML_TITLE } from './ssml.js';
 import { benchStartup } from './startup.js';
 import { benchSynthesizer } from './synthesizers.js';
 
@@ -60,6 +61,9 @@ printTable(
   service,
 );
 
+const ssml = await benchSsml();
+printTable(SSML_TITLE, ssml);
+
 const fairness = await benchFairness();
 printTable(
   'A sentence behind a 5,000-character job (the real service; one-sentence requests of the same key and voice, one after another while the long job runs; goals: each within 5 s, the service at most 400 MiB)',
@@ -94,6 +98,7 @@ const results = {
   recognition,
   host_overhead: overhead,
   service,
+  ssml,
   fairness,
   long_form: longForm,
   scale_out: scaleOut,

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
+import { ApiError } from '../../platform/errors.js';
 import { Value } from 'typebox/value';
 import { create as contentDisposition } from 'content-disposition';
 import { HEADERS, textResponse, withErrors } from '../../platform/http/responses.js';
@@ -13,7 +14,7 @@ const tags = ['Pronunciations'];
 const read = { scope: 'voices:read' } as const;
 const write = { scope: 'voices:write' } as const;
 const NOT_FOUND = { 404: ['pronunciation_not_found'] };
-const RULE_ERRORS = { 400: ['invalid_pls'], 413: ['dictionary_too_large'] };
+const RULE_ERRORS = { 400: ['invalid_pls'], 413: ['dictionary_too_large'], 415: ['unsupported_media_type'] };
 
 const PlsBody = Type.String({ contentMediaType: 'application/pls+xml', description: 'A PLS 1.0 lexicon (W3C Pronunciation Lexicon Specification)' });
 
@@ -30,6 +31,17 @@ const DictionaryOrPls = (description: string) => {
   );
   return { ...pls, description, content: { 'application/json': { schema: Type.Ref('PronunciationDictionary') }, ...pls.content } };
 };
+
+/**
+ * The JSON body, as validated against its schema. Only JSON and PLS bodies are read here: another
+ * type the service can parse (a multipart form) has no schema on these routes, so it is refused.
+ */
+function jsonBody<T extends TSchema>(schema: T, request: FastifyRequest): Static<T> {
+  if (request.isMultipart()) throw new ApiError(415, 'unsupported_media_type', 'Send the dictionary as JSON or as a PLS document (application/pls+xml)');
+  if (!Value.Check(schema, request.body))
+    throw new ApiError(400, 'invalid_request', 'The body is not a dictionary', { fields: [{ field: 'body', message: 'is not a dictionary' }] });
+  return request.body;
+}
 
 function wantsPls(request: FastifyRequest, format: string | undefined): boolean {
   return format === 'pls' || (format === undefined && (request.headers.accept ?? '').toLowerCase().includes('application/pls+xml'));
@@ -68,7 +80,7 @@ export const pronunciationRoutes: FastifyPluginAsyncTypebox<{ pronunciations: Pr
       const created =
         typeof body === 'string'
           ? pronunciations.importPls(body, request.query.name, keyId)
-          : pronunciations.create(Value.Parse(CreatePronunciationBody, body), keyId);
+          : pronunciations.create(jsonBody(CreatePronunciationBody, request), keyId);
       return reply.code(201).send(pronunciations.view(created));
     },
   });
@@ -109,7 +121,7 @@ export const pronunciationRoutes: FastifyPluginAsyncTypebox<{ pronunciations: Pr
       const updated =
         typeof body === 'string'
           ? pronunciations.updateFromPls(dictionary, body)
-          : pronunciations.update(dictionary, Value.Parse(UpdatePronunciationBody, body));
+          : pronunciations.update(dictionary, jsonBody(UpdatePronunciationBody, request));
       return pronunciations.view(updated);
     },
   });

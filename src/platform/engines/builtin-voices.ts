@@ -188,10 +188,10 @@ function flite(name: string, language: string, gender: Gender, description: stri
 
 /** Keyed by Flite voice name. `kal` (8 kHz) and `awb_time` (speaks only clock times) are left out. */
 export const FLITE_VOICES: Readonly<Record<string, VoiceEntry>> = {
-  slt: flite('SLT', 'en-US', 'female', 'CMU ARCTIC SLT, clustergen statistical voice; phoneme timings.'),
-  rms: flite('RMS', 'en-US', 'male', 'CMU ARCTIC RMS, clustergen statistical voice; phoneme timings.'),
-  awb: flite('AWB', 'en-GB', 'male', 'CMU ARCTIC AWB, Scottish English, clustergen statistical voice; phoneme timings.'),
-  kal16: flite('Kal', 'en-US', 'male', 'CMU Kal diphone voice at 16 kHz, very intelligible; phoneme timings.'),
+  slt: flite('SLT', 'en-US', 'female', 'CMU ARCTIC SLT, clustergen statistical voice; word and phoneme timings.'),
+  rms: flite('RMS', 'en-US', 'male', 'CMU ARCTIC RMS, clustergen statistical voice; word and phoneme timings.'),
+  awb: flite('AWB', 'en-GB', 'male', 'CMU ARCTIC AWB, Scottish English, clustergen statistical voice; word and phoneme timings.'),
+  kal16: flite('Kal', 'en-US', 'male', 'CMU Kal diphone voice at 16 kHz, very intelligible; word and phoneme timings.'),
 };
 
 /**

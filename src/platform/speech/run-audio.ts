@@ -16,19 +16,20 @@ export class RunAudio {
   private readonly tempo: number;
   private readonly gain: number;
 
+  /** `capabilities` undefined: the run asks nothing of rate or pitch, and is spoken as its request says. */
   constructor(
     run: PlannedSpeech,
-    capabilities: EngineCapabilities,
+    capabilities: EngineCapabilities | undefined,
     private readonly signal?: AbortSignal,
   ) {
     const request: SpeechRequest = { ...run.request };
     let tempo = 1;
-    if (!capabilities.speed && request.speed !== undefined) {
+    if (capabilities && !capabilities.speed && request.speed !== undefined) {
       tempo = request.speed;
       delete request.speed;
     }
     let pitch = run.pitch;
-    const native = capabilities.pitch;
+    const native = capabilities?.pitch;
     const wanted = (request.pitch ?? 1) * pitch;
     if (pitch !== 1 && native && wanted >= native.min && wanted <= native.max) {
       request.pitch = wanted;

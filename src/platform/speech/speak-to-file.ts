@@ -2,7 +2,8 @@ import type { JobRunContext } from '../jobs/types.js';
 import type { AudioStore } from '../store/audio-store.js';
 import { speakAs, type RenderProgress } from './speaking.js';
 import type { RenderDeps } from './voice-rendering.js';
-import { planSeconds, type SpeechPlan } from './speech-plan.js';
+import { planSeconds, type PlannedSpeech, type SpeechPlan } from './speech-plan.js';
+import type { EngineCapabilities } from '../engines/types.js';
 import { RunAudio } from './run-audio.js';
 import { PlanTimings } from './plan-timings.js';
 import { SpokenOutput, type AudioSink, type OutputOptions, type SpokenAudio } from './spoken-output.js';
@@ -56,6 +57,14 @@ export async function speakToFile(
       context.progress(span.from + ((from + fraction * seconds) / total) * (span.to - span.from), stage ?? 'synthesizing', span.extra);
     return { signal, quick: context.quick, onProgress };
   };
+  // Asked once per engine, and only of a run that asks a rate or pitch: a plain run is spoken as the request says.
+  const known = new Map<string, Promise<EngineCapabilities>>();
+  const capabilities = (item: PlannedSpeech): Promise<EngineCapabilities | undefined> => {
+    if (item.pitch === 1 && (item.request.speed ?? 1) === 1) return Promise.resolve(undefined);
+    const asked = known.get(item.engine) ?? deps.engines.capabilities(item.engine, { signal });
+    known.set(item.engine, asked);
+    return asked;
+  };
   let spoken: Omit<SpokenFile, 'stages'> | undefined;
   await deps.audio.writeWith(job.stored, async (file) => {
     const output = new SpokenOutput(job, file, (reason) => stop.abort(reason), signal);
@@ -67,7 +76,7 @@ export async function speakToFile(
           output.pause(item.seconds);
           continue;
         }
-        const run = new RunAudio(item, await deps.engines.capabilities(item.engine), signal);
+        const run = new RunAudio(item, await capabilities(item), signal);
         output.beginRun();
         const spokenRun = await speakAs(
           deps,

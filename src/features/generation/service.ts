@@ -130,8 +130,10 @@ export class GenerationService {
     const started = performance.now();
     checkTextLength(input.text, this.deps.maxTextChars);
     const voice = await this.usableVoice(type, input);
-    const language = await speakingLanguage(voice, spokenText(this.deps.markup.read(input.text, input.textType, input.language)), input.language);
-    const runs = this.deps.markup.read(input.text, input.textType, language);
+    // Read again only when the language was found from the words: say-as reads numbers and dates in it.
+    const stated = this.deps.markup.read(input.text, input.textType, input.language);
+    const language = await speakingLanguage(voice, spokenText(stated), input.language);
+    const runs = language === input.language ? stated : this.deps.markup.read(input.text, input.textType, language);
     const format = input.format ?? 'wav';
     const task = newTask('generation', {
       ownerKeyId,

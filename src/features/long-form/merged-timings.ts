@@ -1,4 +1,5 @@
 import type { Placement } from '../../platform/audio/merge.js';
+import { roundTo } from '../../platform/util/round.js';
 import { shownText } from '../../platform/text/subtitles.js';
 import { joinedSource, readWordTimings, type WordSource } from '../tasks/index.js';
 
@@ -37,8 +38,8 @@ export function mergedTimings(placements: readonly Placement[], pieces: readonly
     const stored = readWordTimings(piece.timings);
     const words = (stored?.words ?? []).map(({ word, start, end }) => ({
       word,
-      start: round(placement.start + start),
-      end: round(Math.min(placement.end, placement.start + end)),
+      start: roundTo(placement.start + start, 3),
+      end: roundTo(Math.min(placement.end, placement.start + end), 3),
       chunk: piece.chunk,
     }));
     const sentence: MergedSentence = {
@@ -54,8 +55,4 @@ export function mergedTimings(placements: readonly Placement[], pieces: readonly
   const sources = placed.map((part) => part.source);
   if (!sources.every((source) => source !== undefined)) return { sentences };
   return { sentences, words: placed.flatMap((part) => part.words), word_source: joinedSource(sources) };
-}
-
-function round(seconds: number): number {
-  return Math.round(seconds * 1000) / 1000;
 }

@@ -41,8 +41,8 @@ export interface PlanOptions {
   maxChars?: number;
   /** Languages automatic detection may choose from. */
   candidates?: string[];
-  /** A marked-up text's runs (SSML); undefined for plain text. */
-  marked?(text: string): MarkedRun[] | undefined;
+  /** A marked-up text's runs (SSML), say-as read in `language` when it is stated; undefined for plain text. */
+  marked?(text: string, language?: string): MarkedRun[] | undefined;
   /** Another voice for a language the segment's voice cannot speak; undefined when none is installed. */
   standIn(voice: SpeakingVoice, language: string): SpeakingVoice | undefined;
 }
@@ -53,7 +53,7 @@ export async function planChunks(segments: SegmentInput[], options: PlanOptions)
   const plans: ChunkPlan[] = [];
   for (const [segmentIndex, segment] of segments.entries()) {
     assertUsable(segment.voice);
-    const runs = options.marked?.(segment.text);
+    const runs = options.marked?.(segment.text, segment.language);
     const stated = segment.language ?? (segment.detectPerSentence ? undefined : await speakingLanguage(segment.voice, runs ? spokenText(runs) : segment.text));
     let previous = stated ?? segment.voice.language;
     const split = { language: stated, maxChars: options.maxChars };

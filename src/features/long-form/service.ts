@@ -79,7 +79,7 @@ export class LongFormService {
       maxChars: options.maxChars,
       candidates: options.candidates,
       standIn: (voice, language) => nearestPreset(voice, language, presets),
-      marked: (text) => (isSsml(text) ? this.deps.markup.read(text) : undefined),
+      marked: (text, language) => this.marked(text, language),
     });
     const speech = plans.map((plan) => ({
       request: { text: normalizeText(plan.spoken, plan.language), language: plan.language, speed: options.speed },
@@ -123,7 +123,7 @@ export class LongFormService {
       ? (
           await planChunks([{ voice, text: changes.text ?? current.text, language: current.language }], {
             standIn: (v, language) => nearestPreset(v, language, presets),
-            marked: (text) => (isSsml(text) ? this.deps.markup.read(text) : undefined),
+            marked: (text, language) => this.marked(text, language),
           })
         )[0]!
       : undefined;
@@ -198,6 +198,11 @@ export class LongFormService {
 
   chunksOf(task: TaskRecord): ChunkRecord[] {
     return this.deps.chunks.listForTask(task.id);
+  }
+
+  /** A segment's runs when it is SSML; plain text is split as it is. */
+  private marked(text: string, language?: string) {
+    return isSsml(text) ? this.deps.markup.read(text, undefined, language) : undefined;
   }
 
   private chunk(task: TaskRecord, index: number): ChunkRecord {

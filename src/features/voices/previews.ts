@@ -122,7 +122,8 @@ export class PreviewService {
     const guessed = read(options.language);
     const language = await speakingLanguage(voice, guessed ? spokenText(guessed) : '', options.language);
     const text = options.text ?? previewSentence(language);
-    const pronounced = this.deps.markup.pronounced(read(language) ?? plainRuns(text), language, { ...options, text, voiceId: voice.id }, ownerKeyId ?? '');
+    const runs = language === options.language ? guessed : read(language);
+    const pronounced = this.deps.markup.pronounced(runs ?? plainRuns(text), language, { ...options, text, voiceId: voice.id }, ownerKeyId ?? '');
     const plan = await planSpeech(pronounced, { voice, language }, (id) => this.deps.findVoice(id));
     // The plan holds every word as spoken (dictionaries applied) and every voice's engine voice.
     const key = JSON.stringify([voice.id, voice.updatedAt, voice.settings, plan]);

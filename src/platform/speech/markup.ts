@@ -57,8 +57,8 @@ export class SpeechMarkup {
     return isSsml(text, textType) ? parseSsml(text, this.limits, language) : plainRuns(text);
   }
 
-  pronounced(runs: readonly MarkedRun[], language: string, request: MarkupRequest & { voiceId: string }, callerKeyId: string): MarkedRun[] {
+  pronounced(runs: readonly MarkedRun[], language: string, request: MarkupRequest & { voiceId: string }, callerKeyId: string): readonly MarkedRun[] {
     const dictionaries = this.dictionaries({ request: request.pronunciationIds, projectId: request.projectId, voiceId: request.voiceId }, callerKeyId);
-    return dictionaries.length === 0 ? [...runs] : applyPronunciations(runs, dictionaries, language);
+    return dictionaries.length === 0 ? runs : applyPronunciations(runs, dictionaries, language);
   }
 }

@@ -14,6 +14,7 @@
  * where it ends. Pure and quick: one pass over the envelope, a small alignment over the pauses.
  */
 import type { WordTiming } from '../engines/types.js';
+import { roundTo } from '../util/round.js';
 import type { LoudnessEnvelope } from './loudness-envelope.js';
 import { estimateSpeechSeconds } from './speech-length.js';
 
@@ -209,15 +210,11 @@ function share(words: Word[], stretch: Run, pauses: Run[], quietest: Dip): WordT
   }
   return words.map((word, i) => ({
     word: word.text,
-    start: round(i === 0 ? stretch.start : edges[i - 1]!.end),
-    end: round(i === words.length - 1 ? stretch.end : edges[i]!.start),
+    start: roundTo(i === 0 ? stretch.start : edges[i - 1]!.end, 3),
+    end: roundTo(i === words.length - 1 ? stretch.end : edges[i]!.start, 3),
   }));
 }
 
 function distance(run: Run, at: number): number {
   return at < run.start ? run.start - at : at > run.end ? at - run.end : 0;
-}
-
-function round(seconds: number): number {
-  return Math.round(seconds * 1000) / 1000;
 }

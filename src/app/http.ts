@@ -109,7 +109,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       exposedHeaders: EXPOSED_HEADERS,
     });
   }
-  installRateLimits(app, services.keys);
+  installRateLimits(app, services.limits);
   // After authentication names the key, before the OpenAPI plugin reads the routes whose 507 it documents.
   installStorageQuota(app, services.storage.usage, config.storageQuotaMb, services.keyLine);
   installNumberGuard(app);

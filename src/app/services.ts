@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Config } from '../platform/config.js';
 import type { EngineClient } from '../platform/engines/host/calls.js';
-import { ApiKeyRepository, KeyService, SessionRepository, SessionService } from '../features/access/index.js';
+import { ApiKeyRepository, KeyService, RequestLimits, SessionRepository, SessionService } from '../features/access/index.js';
 import { CategoryRepository, VoiceRepository, enginePresets, VoiceService, PreviewService, VoiceMeasureFill } from '../features/voices/index.js';
 import { describeDatabase, type Db } from '../platform/store/database.js';
 import { engineInventory } from '../platform/engines/inventory.js';
@@ -32,6 +32,8 @@ export interface Services {
   db: Db;
   events: EventBus;
   keys: KeyService;
+  /** Requests per minute per key and budget, shared by HTTP and Wyoming. */
+  limits: RequestLimits;
   sessions: SessionService;
   system: SystemService;
   engines: EngineClient;
@@ -89,6 +91,7 @@ export function createServices(config: Config): Services {
     db,
     events,
     keys,
+    limits: new RequestLimits(keys),
     sessions: new SessionService(new SessionRepository(db), keys, config),
     system,
     engines,

@@ -1,8 +1,9 @@
 import { boolean, integer, list, listOf, redisUrl, text, type Parser } from './config-parsers.js';
 import type { Config } from './config-types.js';
 import { BUILTIN_SYNTHESIZER_IDS } from './engines/engine-ids.js';
+import { WYOMING_SETTINGS } from './config-settings-wyoming.js';
 
-interface Setting<K extends keyof Config> {
+export interface Setting<K extends keyof Config> {
   key: K;
   env: string;
   flag: string;
@@ -280,4 +281,5 @@ export const SETTINGS = [
     description: 'Seconds after start before presets get their sample made and measured in the background, while the queue is idle (0: never)',
     parse: integer(0, 86_400),
   },
+  ...WYOMING_SETTINGS,
 ] as const satisfies readonly Setting<keyof Config>[];

@@ -112,4 +112,20 @@ export interface Config {
   measureVoicesAfterSeconds: number;
   /** Development aid: check every response against the served OpenAPI document and record each mismatch. */
   contractCheck: boolean;
+  /** The Wyoming server's TCP port (Home Assistant's voice pipelines); undefined: no Wyoming server. 0 picks a free one. */
+  wyomingPort: number | undefined;
+  /** The address the Wyoming server binds; loopback unless set. */
+  wyomingHost: string;
+  /** The id of the API key every Wyoming request runs as (its scopes and rate limits apply); required with a Wyoming port. */
+  wyomingKey: string | undefined;
+  /** Largest JSON of one Wyoming event: its header line and its additional data. */
+  wyomingMaxEventBytes: number;
+  /** Largest binary payload of one Wyoming event. */
+  wyomingMaxPayloadBytes: number;
+  /** Longest audio one Wyoming `transcribe` may send, in seconds. */
+  wyomingMaxAudioSeconds: number;
+  /** Seconds a Wyoming connection may stay silent while the server waits on it (mid-event or between requests) before it is closed. */
+  wyomingIdleSeconds: number;
+  /** Wyoming connections open at once; more are closed as they arrive. */
+  wyomingMaxConnections: number;
 }

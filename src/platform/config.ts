@@ -83,6 +83,14 @@ const DEFAULTS: Omit<Config, 'dataDir'> = {
   cachedTranscripts: 32,
   measureVoicesAfterSeconds: 60,
   contractCheck: false,
+  wyomingPort: undefined,
+  wyomingHost: '127.0.0.1',
+  wyomingKey: undefined,
+  wyomingMaxEventBytes: 64 * 1024,
+  wyomingMaxPayloadBytes: 1024 * 1024,
+  wyomingMaxAudioSeconds: 120,
+  wyomingIdleSeconds: 30,
+  wyomingMaxConnections: 100,
 };
 
 /**

@@ -16,6 +16,11 @@ declare module 'fastify' {
     public?: true;
     /** Also accept the key as the `api_key` query parameter (WebSocket handshakes from browsers). */
     keyInQuery?: boolean;
+    /**
+     * Any valid key may call it, and what it does checks each operation's scope and budget itself:
+     * the MCP endpoint, whose tools each act as a REST route would.
+     */
+    anyKey?: true;
   }
   interface FastifyRequest {
     apiKey?: ApiKeyRecord;
@@ -76,25 +81,26 @@ function authenticated(request: FastifyRequest, keys: KeyService, sessions: Sess
 }
 
 /**
- * Every route must name its scope or be public (registration fails otherwise); each request is
- * then authenticated and checked against that scope before anything else runs.
+ * Every route must name its scope, take any key, or be public (registration fails otherwise); each
+ * request is then authenticated and checked against that scope before anything else runs.
  */
 export function installAuth(app: FastifyInstance, keys: KeyService, sessions: SessionService): void {
   app.addHook('onRoute', (route) => {
     if (route.method === 'OPTIONS' || [route.method].flat().every((method) => method === 'OPTIONS')) return;
-    if (!route.config?.scope && !route.config?.public) throw new Error(`Route ${String(route.method)} ${route.url} declares no scope`);
+    if (!route.config?.scope && !route.config?.public && !route.config?.anyKey) throw new Error(`Route ${String(route.method)} ${route.url} declares no scope`);
   });
 
   app.addHook('onRequest', async (request) => {
-    const scope = request.routeOptions.config.scope;
-    if (!scope) return;
+    const { scope, anyKey } = request.routeOptions.config;
+    if (!scope && !anyKey) return;
     const key = authenticated(request, keys, sessions);
-    if (!key.scopes.includes(scope)) {
-      throw new ApiError(403, 'insufficient_scope', `This key lacks the scope ${scope}`, {
-        required_scope: scope,
-        key_scopes: key.scopes,
-      });
-    }
+    if (scope) assertScope(key, scope);
     request.apiKey = key;
   });
+}
+
+/** 403 unless the key holds the scope. */
+export function assertScope(key: ApiKeyRecord, scope: Scope): void {
+  if (key.scopes.includes(scope)) return;
+  throw new ApiError(403, 'insufficient_scope', `This key lacks the scope ${scope}`, { required_scope: scope, key_scopes: key.scopes });
 }

@@ -1,5 +1,5 @@
-export { callerOf, installAuth } from './auth.js';
-export { installRateLimits } from './rate-limit.js';
+export { assertScope, callerOf, installAuth } from './auth.js';
+export { installRateLimits, RequestLimits } from './rate-limit.js';
 export { ApiKeyRepository, type ApiKeyRecord } from './repository.js';
 export { ApiKeySchema, apiKeyRoutes } from './routes.js';
 export { ALL_BUDGETS, BUDGET_DEFAULT_LIMITS, isBudget, isScope, type RateLimits, type Scope } from './scopes.js';

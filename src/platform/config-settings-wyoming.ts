@@ -1,6 +1,5 @@
 import { integer, text } from './config-parsers.js';
-import type { Setting } from './config-settings.js';
-import type { Config } from './config-types.js';
+import type { Config, Setting } from './config-types.js';
 
 /** The Wyoming server's settings (docs/home-assistant-and-agents.md): off until a port is given. */
 export const WYOMING_SETTINGS = [

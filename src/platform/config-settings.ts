@@ -1,15 +1,7 @@
-import { boolean, integer, list, listOf, redisUrl, text, type Parser } from './config-parsers.js';
-import type { Config } from './config-types.js';
+import { boolean, integer, list, listOf, redisUrl, text } from './config-parsers.js';
+import type { Config, Setting } from './config-types.js';
 import { BUILTIN_SYNTHESIZER_IDS } from './engines/engine-ids.js';
 import { WYOMING_SETTINGS } from './config-settings-wyoming.js';
-
-export interface Setting<K extends keyof Config> {
-  key: K;
-  env: string;
-  flag: string;
-  description: string;
-  parse: Parser<Config[K]>;
-}
 
 /** Every setting, its environment variable and CLI flag; the README's configuration table mirrors this list. */
 export const SETTINGS = [

@@ -1,3 +1,4 @@
+import type { Parser } from './config-parsers.js';
 /** The service's configuration, as loaded by loadConfig (config.ts) from defaults, environment and flags. */
 export interface Config {
   host: string;
@@ -128,4 +129,13 @@ export interface Config {
   wyomingIdleSeconds: number;
   /** Wyoming connections open at once; more are closed as they arrive. */
   wyomingMaxConnections: number;
+}
+
+/** A setting: its key in Config, its environment variable and CLI flag, and how its value is read. */
+export interface Setting<K extends keyof Config> {
+  key: K;
+  env: string;
+  flag: string;
+  description: string;
+  parse: Parser<Config[K]>;
 }

@@ -8,6 +8,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 export async function serveCommand(config: Config): Promise<undefined> {
   const server = await startServer(config);
   process.stdout.write(`Timbre listening on ${server.url}\n`);
+  if (server.wyoming) process.stdout.write(`Wyoming listening on ${server.wyoming.url}\n`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -16,6 +16,7 @@ import { benchService } from './service.js';
 import { benchSsml, SSML_TITLE } from './ssml.js';
 import { benchStartup } from './startup.js';
 import { benchSynthesizer } from './synthesizers.js';
+import { benchWyoming, WYOMING_TITLE } from './wyoming.js';
 
 const config = loadConfig();
 
@@ -64,6 +65,9 @@ printTable(
 const ssml = await benchSsml();
 printTable(SSML_TITLE, ssml);
 
+const wyoming = await benchWyoming();
+printTable(WYOMING_TITLE, wyoming);
+
 const fairness = await benchFairness();
 printTable(
   'A sentence behind a 5,000-character job (the real service; one-sentence requests of the same key and voice, one after another while the long job runs; goals: each within 5 s, the service at most 400 MiB)',
@@ -99,6 +103,7 @@ const results = {
   host_overhead: overhead,
   service,
   ssml,
+  wyoming,
   fairness,
   long_form: longForm,
   scale_out: scaleOut,

@@ -12,7 +12,8 @@ import { spec, tap } from 'node:test/reporters';
 
 /** Files several at a time: measured on the 2-core CI machine, 3 beat 2 and 4. */
 const CONCURRENCY = 3;
-const TIMED = /\/(connections|voice-archive-limits|pathological-text|pathological-text-engines|rate-limits|websocket-limits|warm-engines|bad-input)\.test\.ts$/;
+const TIMED =
+  /\/(connections|voice-archive-limits|pathological-text|pathological-text-engines|rate-limits|websocket-limits|warm-engines|bad-input|wyoming-limits)\.test\.ts$/;
 
 /**
  * The longest files (minutes each in CI), started first so none of them is left running alone at

@@ -64,6 +64,8 @@ export interface RunningTimbre {
   port: number;
   dataDir: string;
   process: ChildProcess;
+  /** Waits for a line the service prints on stdout (another listener's address), answering its match. */
+  printed(pattern: RegExp): Promise<RegExpExecArray>;
   stop(): Promise<void>;
 }
 
@@ -92,6 +94,23 @@ export async function startTimbre(options: { dataDir?: string; env?: Record<stri
     env: { ...process.env, TIMBRE_LOG_LEVEL: 'warn', TIMBRE_CONTRACT_CHECK: 'true', TIMBRE_MEASURE_VOICES_AFTER_SECONDS: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += String(chunk);
+  });
+  const printed = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(stdout);
+        if (!match) return false;
+        child.stdout?.off('data', check);
+        resolve(match);
+        return true;
+      };
+      if (check()) return;
+      child.stdout?.on('data', check);
+      child.once('exit', (code) => reject(new Error(`timbre exited with ${code} before printing ${pattern}`)));
+    });
   const url = await listeningUrl(child);
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -101,7 +120,7 @@ export async function startTimbre(options: { dataDir?: string; env?: Record<stri
     }
     await assertContractKept(dataDir);
   };
-  return { url, port: Number(new URL(url).port), dataDir, process: child, stop };
+  return { url, port: Number(new URL(url).port), dataDir, process: child, printed, stop };
 }
 
 /** Fails with every response the service sent that its OpenAPI document does not describe. */

@@ -35,6 +35,7 @@ import { installStorageQuota } from '../features/storage/index.js';
 import { websocketRoutes } from '../features/events/index.js';
 import { installOpenAiErrors, OpenAiErrorEnvelopeSchema, openAiRoutes } from '../features/openai/index.js';
 import { lazySerializers } from '../platform/http/lazy-serializers.js';
+import { mcpRoutes } from '../features/mcp/index.js';
 import { INSTALL_DIR } from '../platform/install-dir.js';
 
 const EXPOSED_HEADERS = [
@@ -157,6 +158,12 @@ async function registerCapabilities(app: FastifyInstance, config: Config, servic
     assets: services.assets,
     dataDir: config.dataDir,
     fileInto,
+  });
+  await app.register(mcpRoutes, {
+    inject: (options) => app.inject(options),
+    maxUploadBytes: config.maxUploadBytes,
+    maxBodyBytes: config.maxBodyBytes,
+    maxSamples: config.cloneMaxSamples,
   });
   await app.register(websocketRoutes, {
     events: services.events,

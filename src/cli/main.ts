@@ -9,6 +9,7 @@ Commands:
   serve                          Start the service (default port 8765 on 127.0.0.1)
   worker [--slots N]             Run engine calls for services that share TIMBRE_QUEUE_URL (Redis)
   studio [--no-open] [--json]    Print and open a one-time link that signs the browser in to Timbre Studio
+  mcp                            An MCP server on stdio for AI agents, acting on the running service with TIMBRE_API_KEY
   keys create --name NAME [--scopes a,b] [--rate-limit scope=N ...] [--quota-mb N] [--json]
   keys list [--json]
   keys limits KEY_ID scope=N ...   Change a key's requests-per-minute limits
@@ -73,6 +74,8 @@ async function main(argv: string[]): Promise<number | undefined> {
       });
     case 'studio':
       return (await import('./studio.js')).studioCommand(config, { open: !(values['no-open'] ?? false), json: values.json ?? false });
+    case 'mcp':
+      return (await import('./mcp.js')).mcpCommand(config);
     case 'models':
       return (await import('./models.js')).modelsCommand(config, rest, {
         from: values.from,

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Config } from '../platform/config.js';
 import { createServices } from '../app/services.js';
+import { serviceBaseUrl } from './service-url.js';
 import { ALL_BUDGETS, BUDGET_DEFAULT_LIMITS } from '../features/access/index.js';
 
 /** The key `timbre studio` signs the browser in with: made once with every scope, then reused. */
@@ -49,8 +50,7 @@ export async function studioCommand(config: Config, options: StudioOptions): Pro
     const existing = services.keys.list().find((key) => key.name === STUDIO_KEY_NAME && !key.revokedAt && key.createdBy === null);
     const key = existing ?? services.keys.create({ name: STUDIO_KEY_NAME, rateLimits: STUDIO_LIMITS }).record;
     const link = services.sessions.createSignInLink(key.keyId);
-    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-    const base = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${config.port}`;
+    const base = serviceBaseUrl(config);
     const url = `${base}/#signin=${link.token}`;
     const serving = await isServing(base);
     if (options.json) {

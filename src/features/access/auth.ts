@@ -36,7 +36,7 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  * The key a request presents: `X-API-Key` first, else an `Authorization: Bearer` token. Neither
  * header is logged (the request serializer keeps only the method and the redacted URL).
  */
-function presentedKey(request: FastifyRequest): string | undefined {
+export function presentedKey(request: FastifyRequest): string | undefined {
   const header = request.headers[API_KEY_HEADER];
   if (typeof header === 'string' && header) return header;
   const bearer = BEARER.exec(request.headers.authorization ?? '')?.[1];

@@ -1,4 +1,4 @@
-export { assertScope, callerOf, installAuth } from './auth.js';
+export { assertScope, callerOf, installAuth, presentedKey } from './auth.js';
 export { installRateLimits, RequestLimits } from './rate-limit.js';
 export { ApiKeyRepository, type ApiKeyRecord } from './repository.js';
 export { ApiKeySchema, apiKeyRoutes } from './routes.js';

@@ -20,6 +20,7 @@ export const TAGS: readonly { name: string; description: string }[] = [
   { name: 'System', description: 'Hardware, engines, models, health and this document' },
   { name: 'API keys', description: 'Scoped, rate-limited keys (scope admin)' },
   { name: 'Events', description: 'The WebSocket of job events' },
+  { name: 'Agents', description: 'The Model Context Protocol server for AI agents: tools that act through these routes with the caller’s key' },
 ];
 
 const HEADER_COMPONENTS: JsonObject = {

@@ -38,6 +38,8 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `def-${index}`) },
     transform: ({ schema, url, route }) => {
       const scope = route.config?.scope;
+      // A route any key may call (MCP) checks each operation's scope itself, so it names none; it takes a key, not the studio's session.
+      if (route.config?.anyKey) return { schema: { ...schema, security: [{ ApiKey: [] }] }, url };
       // Public routes (the studio, signing in) need no key; every other one names its scope.
       if (!scope) return { schema, url };
       // x-budget: the rate-limit budget its requests count against, where it is not the scope's own.

@@ -1,0 +1,3 @@
+export { mcpRoutes } from './routes.js';
+export { createMcpServer } from './server.js';
+export { TimbreApi } from './rest.js';

@@ -2,13 +2,11 @@ import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { formData } from '../../client/index.js';
 import { ApiError, invalidField } from '../../platform/errors.js';
-import { LANGUAGE_TAG } from '../../platform/http/schemas.js';
+import { languageSchema } from '../../platform/http/schemas.js';
 import { CLONE_METHODS } from '../cloning/index.js';
 import { VoiceNameSchema } from '../voices/index.js';
 import { inlineAudio, localAudio, type AudioLimits } from './audio-input.js';
 import { defineTool, toolResult, type McpTool } from './tool.js';
-
-const LanguageField = (description: string) => Type.Optional(Type.String({ pattern: LANGUAGE_TAG.source, maxLength: 35, description }));
 
 const PATH_NOTE = 'Only over stdio (`timbre mcp`), where the server runs as your user; over HTTP send the bytes as audio_base64';
 const InlineAudioFields = {
@@ -49,7 +47,7 @@ export const transcribe = defineTool({
       audio_base64: Type.Optional(InlineAudioFields.audio_base64),
       filename: InlineAudioFields.filename,
       mime_type: InlineAudioFields.mime_type,
-      language: LanguageField('BCP-47 code of the speech; detected when absent'),
+      language: Type.Optional(languageSchema('BCP-47 code of the speech; detected when absent')),
     },
     { additionalProperties: false },
   ),
@@ -93,7 +91,7 @@ export function cloneVoice(maxSamples: number): McpTool {
         transcripts: Type.Optional(
           Type.Array(Type.String({ maxLength: 5000 }), { maxItems: maxSamples, description: 'The words of each recording, in order' }),
         ),
-        language: LanguageField('BCP-47 code of the language the voice will speak; en when absent'),
+        language: Type.Optional(languageSchema('BCP-47 code of the language the voice will speak; en when absent')),
         description: Type.Optional(Type.String({ maxLength: 1000 })),
         gender: Type.Optional(Type.Union([Type.Literal('female'), Type.Literal('male')])),
         method: Type.Optional(Type.Enum(CLONE_METHODS, { description: 'Force a method; the best one available when absent' })),

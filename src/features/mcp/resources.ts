@@ -37,9 +37,19 @@ function readerOf(uri: string, api: TimbreApi): (() => Promise<unknown>) | undef
   if (uri === VOICES) return () => api.data(api.client.GET('/api/voices', { params: { query: { limit: 500 } } }));
   const [, kind, id] = /^timbre:\/\/(voices|tasks)\/([^/]+)$/.exec(uri) ?? [];
   if (id === undefined) return undefined;
-  const decoded = decodeURIComponent(id);
+  const decoded = decodedSegment(id);
+  if (decoded === undefined) return undefined;
   if (kind === 'voices') return () => api.data(api.client.GET('/api/voices/{id}', { params: { path: { id: decoded } } }));
   return () => api.data(api.client.GET('/api/tasks/{task_id}', { params: { path: { task_id: decoded } } }));
+}
+
+/** A URI segment's text; undefined for a malformed escape, which names no resource. */
+function decodedSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A refused read as a protocol error: resources have no error results, so the envelope travels as the error's data. */

@@ -1,14 +1,12 @@
 import { Type } from 'typebox';
 import type { components } from '../../client/index.js';
 import { ApiError } from '../../platform/errors.js';
-import { LANGUAGE_TAG } from '../../platform/http/schemas.js';
+import { languageSchema } from '../../platform/http/schemas.js';
 import { GENERATION_FORMATS } from '../../platform/speech/speech.js';
 import { defineTool, toolResult } from './tool.js';
 import type { TimbreApi } from './rest.js';
 
 type Voice = components['schemas']['Voice'];
-
-const LanguageField = (description: string) => Type.Optional(Type.String({ pattern: LANGUAGE_TAG.source, maxLength: 35, description }));
 
 /** What an agent needs of a voice to choose it; the whole voice is the resource timbre://voices/{voice_id}. */
 export function voiceSummary(voice: Voice) {
@@ -34,7 +32,7 @@ export const listVoices = defineTool({
   input: Type.Object(
     {
       type: Type.Optional(Type.Union([Type.Literal('preset'), Type.Literal('clone'), Type.Literal('design')], { description: 'Only voices of this kind' })),
-      language: LanguageField('BCP-47 code; en matches en, en-US, en-GB…'),
+      language: Type.Optional(languageSchema('BCP-47 code; en matches en, en-US, en-GB…')),
       search: Type.Optional(
         Type.String({
           minLength: 1,
@@ -83,7 +81,7 @@ export const speak = defineTool({
         description: 'What to say: plain text, or SSML when its root element is <speak>; at most TIMBRE_MAX_TEXT_CHARS (5000)',
       }),
       voice_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A voice id from list_voices' })),
-      language: LanguageField('BCP-47 code of the text; the voice must speak it. Without voice_id it picks the voice (default en)'),
+      language: Type.Optional(languageSchema('BCP-47 code of the text; the voice must speak it. Without voice_id it picks the voice (default en)')),
       format: Type.Optional(Type.Enum(GENERATION_FORMATS, { default: 'wav', description: 'Audio format (default wav); pcm is raw 16-bit mono' })),
       speed: Type.Optional(Type.Number({ minimum: 0.25, maximum: 4, description: '1 is the voice’s normal rate' })),
     },

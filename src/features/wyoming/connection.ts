@@ -88,9 +88,7 @@ export class WyomingConnection {
   /** The client left: its synthesis stops, its audio is removed. */
   async close(): Promise<void> {
     this.gone.abort();
-    const recording = this.recording;
-    this.recording = undefined;
-    if (recording instanceof Recording) await recording.discard();
+    await this.dropRecording();
   }
 
   /** Tells the client what went wrong; a connection that is gone is not told. */

@@ -80,7 +80,7 @@ describe('MCP over Streamable HTTP at /mcp, through the SDK’s own client', { t
     await client.close();
   });
 
-  test('voices and tasks are resources: listed, read as JSON, and a missing one is MCP’s resource-not-found error', async () => {
+  test('voices and tasks are resources: listed, read as JSON, and a missing or malformed one is MCP’s resource-not-found error', async () => {
     const client = await connect(fixture.admin.key);
     assert.deepEqual(
       (await client.listResources()).resources.map((resource) => resource.uri),
@@ -95,6 +95,12 @@ describe('MCP over Streamable HTTP at /mcp, through the SDK’s own client', { t
       assert.ok(error instanceof McpError);
       assert.equal(error.code, -32002);
       assert.match(error.message, /voice_not_found/);
+      return true;
+    });
+    // A malformed escape names no resource: not found, not an internal error.
+    await assert.rejects(client.readResource({ uri: 'timbre://voices/%E0%A4%A' }), (error: unknown) => {
+      assert.ok(error instanceof McpError);
+      assert.equal(error.code, -32002);
       return true;
     });
     await client.close();
